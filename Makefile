@@ -1,0 +1,110 @@
+# sandboxd -- see README.  Everything is built into build/.
+
+PREFIX?=	/usr/local
+SBINDIR?=	${PREFIX}/sbin
+BINDIR?=	${PREFIX}/bin
+LIBEXECDIR?=	${PREFIX}/libexec/sandboxd
+MANDIR?=	${PREFIX}/share/man
+SYSCONFDIR?=	/etc
+DESTDIR?=
+
+B?=		build
+CC?=		cc
+YACC=		bison -y
+PKGS=		libbsd-overlay libseccomp libcap-ng libevent jansson libnftnl libmnl
+PKG_CFLAGS!=	pkg-config --cflags ${PKGS} 2>/dev/null || true
+PKG_LIBS!=	pkg-config --libs ${PKGS} 2>/dev/null || true
+CFLAGS?=	-O2 -g
+override CFLAGS+=	-std=gnu11 -Wall -Wextra -Wshadow -Wpointer-arith \
+		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter \
+		-Wformat=2 -Werror -D_GNU_SOURCE -Ilib ${PKG_CFLAGS}
+LDLIBS+=	${PKG_LIBS}
+
+LIB_SRCS:=	$(wildcard lib/*.c)
+LIB_OBJS:=	$(LIB_SRCS:%.c=$B/%.o)
+PROGS=		sandboxd netd envd runnerd dnspind sandboxctl
+REGRESS_C:=	$(wildcard regress/*/*_test.c)
+REGRESS_BINS:=	$(REGRESS_C:regress/%.c=$B/regress/%)
+
+all: $(PROGS:%=$B/%) ${REGRESS_BINS}
+
+$B/lib/%.o: lib/%.c $(wildcard lib/*.h)
+	@mkdir -p $(@D)
+	${CC} ${CFLAGS} -c -o $@ $<
+
+$B/libsandboxd.a: ${LIB_OBJS}
+	rm -f $@
+	ar rcs $@ ${LIB_OBJS}
+
+# parse.y is turned into C beside the other objects.
+$B/cmd/sandboxd/parse.c: cmd/sandboxd/parse.y
+	@mkdir -p $(@D)
+	${YACC} -o $@ $<
+
+$B/cmd/sandboxd/parse.o: $B/cmd/sandboxd/parse.c $(wildcard lib/*.h cmd/sandboxd/*.h)
+	${CC} ${CFLAGS} -Wno-error=unused-but-set-variable -Icmd/sandboxd -c -o $@ $<
+
+$B/cmd/%.o: cmd/%.c $(wildcard lib/*.h cmd/*/*.h)
+	@mkdir -p $(@D)
+	${CC} ${CFLAGS} -Icmd/$(*D) -c -o $@ $<
+
+define prog_rule
+$$B/$(1): $$(patsubst %.c,$$B/%.o,$$(wildcard cmd/$(1)/*.c)) \
+    $$(if $$(wildcard cmd/$(1)/parse.y),$$B/cmd/$(1)/parse.o) $$B/libsandboxd.a
+	$${CC} $${LDFLAGS} -o $$@ $$^ $${LDLIBS}
+endef
+$(foreach p,${PROGS},$(eval $(call prog_rule,$(p))))
+
+$B/regress/%: regress/%.c $B/libsandboxd.a
+	@mkdir -p $(@D)
+	${CC} ${CFLAGS} ${LDFLAGS} -o $@ $< $B/libsandboxd.a ${LDLIBS}
+
+deps:
+	@sh regress/lib/install-deps.sh
+
+test: deps
+	${MAKE} all
+	prove -r regress/
+
+asan: deps
+	${MAKE} B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined \
+	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	    -DSANDBOXD_ASAN -Wno-format-overflow" LDFLAGS="-fsanitize=address,undefined" all
+	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r regress/
+
+lint: all
+	mandoc -Tlint -Wwarning man/*.[0-9]
+
+demo: deps
+	${MAKE} all
+	sh regress/lib/demo.sh
+
+install: all
+	install -d ${DESTDIR}${SBINDIR} ${DESTDIR}${BINDIR} \
+	    ${DESTDIR}${LIBEXECDIR} ${DESTDIR}${MANDIR}/man5 \
+	    ${DESTDIR}${MANDIR}/man8 ${DESTDIR}${SYSCONFDIR} \
+	    ${DESTDIR}/lib/systemd/system ${DESTDIR}/usr/lib/sysusers.d \
+	    ${DESTDIR}/usr/lib/tmpfiles.d ${DESTDIR}/etc/init.d
+	install -m 0755 $B/sandboxd ${DESTDIR}${SBINDIR}/sandboxd
+	install -m 0755 $B/sandboxctl ${DESTDIR}${BINDIR}/sandboxctl
+	for p in netd envd runnerd dnspind; do \
+		install -m 0755 $B/$$p ${DESTDIR}${LIBEXECDIR}/$$p; done
+	install -m 0644 man/*.5 ${DESTDIR}${MANDIR}/man5/
+	install -m 0644 man/*.8 ${DESTDIR}${MANDIR}/man8/
+	[ -e ${DESTDIR}${SYSCONFDIR}/sandboxd.conf ] || \
+	    install -m 0644 etc/sandboxd.conf ${DESTDIR}${SYSCONFDIR}/
+	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.service > \
+	    ${DESTDIR}/lib/systemd/system/sandboxd.service
+	install -m 0644 rc/sandboxd.sysusers \
+	    ${DESTDIR}/usr/lib/sysusers.d/sandboxd.conf
+	install -m 0644 rc/sandboxd.tmpfiles \
+	    ${DESTDIR}/usr/lib/tmpfiles.d/sandboxd.conf
+	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.init > \
+	    ${DESTDIR}/etc/init.d/sandboxd
+	chmod 0755 ${DESTDIR}/etc/init.d/sandboxd
+	[ -n "${DESTDIR}" ] || sh rc/sandboxd-users.sh
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all deps test asan lint demo install clean

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec "${SANDBOXD_BUILD:-build}/regress/imsg/imsg_test"
