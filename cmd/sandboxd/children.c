@@ -1,0 +1,317 @@
+/*
+ * Supervising the children: start, notice death, restart with capped
+ * jittered backoff, give up on a crash loop, stop them all at exit.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conf_imsg.h"
+#include "log.h"
+#include "sandboxd.h"
+
+static void	child_dispatch(int, short, void *);
+static void	child_spawn(struct child *);
+
+static void
+child_close_channel(struct child *c)
+{
+	if (!c->iev_open)
+		return;
+	imsgev_del(&c->iev);
+	close(c->iev.ibuf.fd);
+	imsg_clear(&c->iev.ibuf);
+	c->iev_open = 0;
+}
+
+static void
+child_send_conf(struct child *c)
+{
+	if (!c->iev_open)
+		return;
+	if (conf_send(&c->iev, sbx->conf, c->spec->conf_parts) == -1)
+		log_warn("%s: %s", __func__, c->spec->name);
+}
+
+static void
+child_restart_cb(int fd, short event, void *arg)
+{
+	child_spawn(arg);
+}
+
+static void
+child_spawn(struct child *c)
+{
+	char	 path[PATH_MAX];
+	int	 fd;
+
+	if (proc_exec_path(c->spec->name, path, sizeof(path)) == -1)
+		fatal("%s: cannot find %s", __func__, c->spec->name);
+	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose, &fd);
+	if (c->pid == -1)
+		fatal("%s: start %s", __func__, c->spec->name);
+	imsgev_init(&c->iev, fd, child_dispatch, c);
+	c->iev_open = 1;
+	c->state = PROC_STATE_STARTING;
+	c->started = monotime();
+	child_send_conf(c);
+	log_debug("%s: %s started, pid %d", __func__, c->spec->name,
+	    (int)c->pid);
+}
+
+void
+children_start(void)
+{
+	struct child	*c;
+	int		 i;
+
+	for (i = 0; i < PROC_MAX; i++) {
+		c = &sbx->children[i];
+		c->id = i;
+		c->spec = &proc_specs[i];
+		evtimer_set(&c->ev_restart, child_restart_cb, c);
+		child_spawn(c);
+	}
+}
+
+/* Delay n: 250ms * 2^n capped at 30s, half of it random. */
+static unsigned int
+child_backoff_ms(struct child *c)
+{
+	unsigned int	 ms = CHILD_BACKOFF_MIN_MS;
+	unsigned int	 i;
+
+	for (i = 0; i < c->backoff_step && ms < CHILD_BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	if (ms > CHILD_BACKOFF_MAX_MS)
+		ms = CHILD_BACKOFF_MAX_MS;
+	return (ms / 2 + arc4random_uniform(ms / 2 + 1));
+}
+
+/* Count restarts inside the window, remembering this one. */
+static int
+child_crash_loop(struct child *c, time_t now)
+{
+	unsigned int	 i, recent = 0;
+
+	for (i = 0; i < CHILD_RESTART_MAX; i++)
+		if (c->crashes[i] != 0 &&
+		    now - c->crashes[i] < CHILD_RESTART_WINDOW)
+			recent++;
+	if (recent >= CHILD_RESTART_MAX)
+		return (1);
+	c->crashes[c->ncrashes++ % CHILD_RESTART_MAX] = now;
+	return (0);
+}
+
+static void
+child_schedule_restart(struct child *c)
+{
+	struct timeval	 tv;
+	time_t		 now = monotime();
+	unsigned int	 ms;
+
+	if (now - c->started >= CHILD_STABLE_SECS)
+		c->backoff_step = 0;
+	if (child_crash_loop(c, now)) {
+		c->state = PROC_STATE_FAILED;
+		log_warnx("%s: giving up on %s: %d restarts within %d "
+		    "seconds; fix the cause and run sandboxctl reload",
+		    __func__, c->spec->name, CHILD_RESTART_MAX,
+		    CHILD_RESTART_WINDOW);
+		return;
+	}
+	ms = child_backoff_ms(c);
+	c->backoff_step++;
+	c->state = PROC_STATE_BACKOFF;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(&c->ev_restart, &tv);
+	log_info("%s: restarting %s in %u ms", __func__, c->spec->name, ms);
+}
+
+static void
+child_exited(struct child *c, int status)
+{
+	if (WIFSIGNALED(status))
+		log_warnx("%s: %s (pid %d) killed by signal %d (%s)", __func__,
+		    c->spec->name, (int)c->pid, WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+	else
+		log_warnx("%s: %s (pid %d) exited with status %d", __func__,
+		    c->spec->name, (int)c->pid, WEXITSTATUS(status));
+	child_close_channel(c);
+	c->pid = 0;
+	c->conf_generation = 0;
+	if (sbx->shutting_down)
+		return;
+	c->restarts++;
+	child_schedule_restart(c);
+}
+
+void
+children_reap(void)
+{
+	pid_t	 pid;
+	int	 status, i;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (i = 0; i < PROC_MAX; i++)
+			if (sbx->children[i].pid == pid) {
+				child_exited(&sbx->children[i], status);
+				break;
+			}
+	}
+}
+
+/* A child that speaks out of turn is treated as compromised. */
+static void
+child_misbehaved(struct child *c, const char *why)
+{
+	log_warnx("%s: %s (pid %d): %s; killing it", __func__, c->spec->name,
+	    (int)c->pid, why);
+	child_close_channel(c);
+	if (c->pid > 0)
+		kill(c->pid, SIGKILL);
+}
+
+static int
+child_dispatch_imsg(struct child *c, struct imsg *imsg)
+{
+	struct reconf_done	 done;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_PROC_READY:
+		if (imsg_get_len(imsg) != 0)
+			return (-1);
+		c->state = PROC_STATE_RUNNING;
+		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
+		break;
+	case IMSG_RECONF_DONE:
+		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)
+			return (-1);
+		c->conf_generation = done.generation;
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+child_dispatch(int fd, short event, void *arg)
+{
+	struct imsgev	*iev = arg;
+	struct child	*c = iev->data;
+	struct imsg	 imsg;
+	int		 n;
+
+	if (imsgev_io(&c->iev, event) == -1) {
+		/* EOF: the exit itself arrives as SIGCHLD. */
+		if (errno != 0)
+			log_warn("%s: %s channel", __func__, c->spec->name);
+		child_close_channel(c);
+		return;
+	}
+	for (;;) {
+		if ((n = imsg_get(&c->iev.ibuf, &imsg)) == -1) {
+			child_misbehaved(c, "malformed message");
+			return;
+		}
+		if (n == 0)
+			break;
+		n = child_dispatch_imsg(c, &imsg);
+		imsg_free(&imsg);
+		if (n == -1) {
+			child_misbehaved(c, "unexpected message");
+			return;
+		}
+	}
+	imsgev_add(&c->iev);
+}
+
+void
+children_send_conf(void)
+{
+	int	 i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		child_send_conf(&sbx->children[i]);
+}
+
+void
+children_send_verbose(int v)
+{
+	int	 i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (sbx->children[i].iev_open)
+			imsgev_compose(&sbx->children[i].iev, IMSG_LOG_VERBOSE,
+			    0, 0, -1, &v, sizeof(v));
+}
+
+/* A reload is the operator's word that the cause may be fixed. */
+void
+children_retry_failed(void)
+{
+	struct child	*c;
+	int		 i;
+
+	for (i = 0; i < PROC_MAX; i++) {
+		c = &sbx->children[i];
+		if (c->state != PROC_STATE_FAILED)
+			continue;
+		memset(c->crashes, 0, sizeof(c->crashes));
+		c->backoff_step = 0;
+		log_info("%s: retrying %s", __func__, c->spec->name);
+		child_spawn(c);
+	}
+}
+
+static int
+children_alive(void)
+{
+	int	 i, n = 0;
+
+	children_reap();
+	for (i = 0; i < PROC_MAX; i++)
+		if (sbx->children[i].pid > 0)
+			n++;
+	return (n);
+}
+
+/* SIGTERM, wait, then SIGKILL: no child outlives the master. */
+void
+children_stop(void)
+{
+	struct child	*c;
+	int		 i, waited;
+
+	for (i = 0; i < PROC_MAX; i++) {
+		c = &sbx->children[i];
+		evtimer_del(&c->ev_restart);
+		child_close_channel(c);
+		if (c->pid > 0)
+			kill(c->pid, SIGTERM);
+	}
+	for (waited = 0; waited < CHILD_STOP_WAIT_MS && children_alive() > 0;
+	    waited += 10)
+		usleep(10000);
+	for (i = 0; i < PROC_MAX; i++) {
+		c = &sbx->children[i];
+		if (c->pid <= 0)
+			continue;
+		log_warnx("%s: %s did not stop, killing it", __func__,
+		    c->spec->name);
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+	}
+}

@@ -1,0 +1,372 @@
+/*
+ * The control socket.  Peer credentials decide what a client may do:
+ * root everything, members of the control group status only, anyone
+ * else nothing.  A client that sends garbage, too much, or too little
+ * for too long is dropped; everyone else goes on being served.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sandboxd.h"
+
+#define CONTROL_MAX_CLIENTS	64
+#define CONTROL_MAX_MSG		4096	/* either way; requests are far smaller */
+#define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
+#define CONTROL_MAX_GROUPS	256
+
+enum ctl_rights {
+	CTL_RIGHTS_NONE = 0,
+	CTL_RIGHTS_READ,
+	CTL_RIGHTS_ALL
+};
+
+struct ctl_conn {
+	TAILQ_ENTRY(ctl_conn)	 entry;
+	struct imsgev		 iev;
+	struct event		 ev_timeout;
+	uid_t			 uid;
+	pid_t			 pid;
+	enum ctl_rights		 rights;
+	int			 closing;	/* flush, then close */
+};
+
+static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
+static int			 ctl_fd = -1;
+static int			 ctl_nconns;
+static gid_t			 ctl_gid = (gid_t)-1;
+static struct event		 ev_ctl_accept;
+
+static void	control_dispatch(int, short, void *);
+
+int
+control_init(const char *path, const char *group)
+{
+	struct sockaddr_un	 sun;
+	struct stat		 st;
+	struct group		*gr;
+	mode_t			 old;
+	int			 fd;
+
+	if (*group != '\0') {
+		if ((gr = getgrnam(group)) == NULL) {
+			log_warnx("%s: no such group %s", __func__, group);
+			return (-1);
+		}
+		ctl_gid = gr->gr_gid;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path)) {
+		log_warnx("%s: path too long: %s", __func__, path);
+		return (-1);
+	}
+	/* Remove a stale socket, never anything else. */
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			log_warnx("%s: %s exists and is not a socket",
+			    __func__, path);
+			return (-1);
+		}
+		unlink(path);
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1) {
+		log_warn("%s: socket", __func__);
+		return (-1);
+	}
+	old = umask(S_IXUSR | S_IXGRP | S_IRWXO);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		log_warn("%s: bind %s", __func__, path);
+		umask(old);
+		close(fd);
+		return (-1);
+	}
+	umask(old);
+	if (chown(path, 0, ctl_gid) == -1 ||
+	    chmod(path, ctl_gid == (gid_t)-1 ? 0600 : 0660) == -1) {
+		log_warn("%s: %s", __func__, path);
+		close(fd);
+		unlink(path);
+		return (-1);
+	}
+	ctl_fd = fd;
+	return (0);
+}
+
+void
+control_cleanup(const char *path)
+{
+	if (ctl_fd == -1)
+		return;
+	event_del(&ev_ctl_accept);
+	close(ctl_fd);
+	unlink(path);
+	ctl_fd = -1;
+}
+
+static void
+control_close(struct ctl_conn *c)
+{
+	TAILQ_REMOVE(&ctl_conns, c, entry);
+	ctl_nconns--;
+	event_del(&c->ev_timeout);
+	imsgev_del(&c->iev);
+	close(c->iev.ibuf.fd);
+	imsg_clear(&c->iev.ibuf);
+	free(c);
+}
+
+static void
+control_drop(struct ctl_conn *c, const char *why)
+{
+	log_warnx("control: dropping client uid %u pid %d: %s",
+	    (unsigned int)c->uid, (int)c->pid, why);
+	control_close(c);
+}
+
+static void
+control_timeout(int fd, short event, void *arg)
+{
+	control_drop(arg, "request not completed in time");
+}
+
+static void
+control_arm_timeout(struct ctl_conn *c)
+{
+	struct timeval	 tv = { CONTROL_TIMEOUT_SECS, 0 };
+
+	evtimer_add(&c->ev_timeout, &tv);
+}
+
+static int
+control_in_group(int fd, gid_t gid)
+{
+	gid_t		 groups[CONTROL_MAX_GROUPS];
+	socklen_t	 len = sizeof(groups);
+	size_t		 i;
+
+	if (gid == (gid_t)-1)
+		return (0);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == -1)
+		return (0);
+	for (i = 0; i < len / sizeof(gid_t); i++)
+		if (groups[i] == gid)
+			return (1);
+	return (0);
+}
+
+static enum ctl_rights
+control_rights(int fd, uid_t *uid, pid_t *pid)
+{
+	struct ucred	 cred;
+	socklen_t	 len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
+		log_warn("%s: SO_PEERCRED", __func__);
+		return (CTL_RIGHTS_NONE);
+	}
+	*uid = cred.uid;
+	*pid = cred.pid;
+	if (cred.uid == 0)
+		return (CTL_RIGHTS_ALL);
+	if (cred.gid == ctl_gid || control_in_group(fd, ctl_gid))
+		return (CTL_RIGHTS_READ);
+	return (CTL_RIGHTS_NONE);
+}
+
+static void
+control_reply(struct ctl_conn *c, const char *corr, int error,
+    const char *msg)
+{
+	struct ctl_result	 res;
+
+	memset(&res, 0, sizeof(res));
+	strlcpy(res.corr, corr, sizeof(res.corr));
+	res.error = error;
+	strlcpy(res.msg, msg, sizeof(res.msg));
+	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
+}
+
+static void
+control_accept(int fd, short event, void *arg)
+{
+	struct ctl_conn	*c;
+	int		 cfd;
+
+	if ((cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) ==
+	    -1) {
+		if (errno != EAGAIN && errno != EINTR)
+			log_warn("%s: accept", __func__);
+		return;
+	}
+	if (ctl_nconns >= CONTROL_MAX_CLIENTS) {
+		log_warnx("%s: too many clients", __func__);
+		close(cfd);
+		return;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		log_warn("%s", __func__);
+		close(cfd);
+		return;
+	}
+	c->rights = control_rights(cfd, &c->uid, &c->pid);
+	imsgev_init(&c->iev, cfd, control_dispatch, c);
+	imsg_set_maxsize(&c->iev.ibuf, CONTROL_MAX_MSG);
+	evtimer_set(&c->ev_timeout, control_timeout, c);
+	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
+	ctl_nconns++;
+	if (c->rights == CTL_RIGHTS_NONE) {
+		log_warnx("control: refusing uid %u pid %d: not root and not "
+		    "in the control group", (unsigned int)c->uid, (int)c->pid);
+		control_reply(c, "", EPERM, "permission denied: only root "
+		    "and members of the control group may use sandboxd");
+		c->closing = 1;
+	}
+	control_arm_timeout(c);
+}
+
+void
+control_listen(void)
+{
+	if (listen(ctl_fd, CONTROL_MAX_CLIENTS) == -1)
+		fatal("%s: listen", __func__);
+	event_set(&ev_ctl_accept, ctl_fd, EV_READ | EV_PERSIST,
+	    control_accept, NULL);
+	event_add(&ev_ctl_accept, NULL);
+}
+
+static void
+control_status(struct ctl_conn *c, const char *corr)
+{
+	struct ctl_proc_status	 ps;
+	struct child		*ch;
+	int			 i;
+
+	memset(&ps, 0, sizeof(ps));
+	status_fill(&ps, "sandboxd", getpid());
+	ps.state = PROC_STATE_SELF;
+	ps.uptime = monotime() - sbx->started;
+	ps.conf_generation = sbx->conf->global.generation;
+	imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
+	    sizeof(ps));
+	for (i = 0; i < PROC_MAX; i++) {
+		ch = &sbx->children[i];
+		memset(&ps, 0, sizeof(ps));
+		status_fill(&ps, ch->spec->name, ch->pid);
+		ps.state = ch->state;
+		ps.restarts = ch->restarts;
+		ps.uptime = ch->pid > 0 ? monotime() - ch->started : 0;
+		ps.conf_generation = ch->conf_generation;
+		imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
+		    sizeof(ps));
+	}
+	control_reply(c, corr, 0, "");
+}
+
+static void
+control_request(struct ctl_conn *c, uint32_t type, struct ctl_request *req)
+{
+	char	 err[CTL_MSG_SIZE];
+
+	switch (type) {
+	case IMSG_CTL_STATUS:
+		log_debug("control: uid %u: status", (unsigned int)c->uid);
+		control_status(c, req->corr);
+		return;
+	case IMSG_CTL_RELOAD:
+		log_info("control: uid %u: reload", (unsigned int)c->uid);
+		if (sandboxd_reload(req->corr, err, sizeof(err)) == -1)
+			control_reply(c, req->corr, EINVAL, err);
+		else
+			control_reply(c, req->corr, 0, "reloaded");
+		return;
+	case IMSG_CTL_LOG_VERBOSE:
+		log_info("control: uid %u: log %s", (unsigned int)c->uid,
+		    req->arg ? "verbose" : "brief");
+		log_setverbose(req->arg);
+		children_send_verbose(req->arg);
+		control_reply(c, req->corr, 0, req->arg ? "logging verbose" :
+		    "logging brief");
+		return;
+	}
+}
+
+/* Returns -1 when the request is malformed: drop the client. */
+static int
+control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
+{
+	struct ctl_request	 req;
+	uint32_t		 type = imsg_get_type(imsg);
+
+	if (type != IMSG_CTL_STATUS && type != IMSG_CTL_RELOAD &&
+	    type != IMSG_CTL_LOG_VERBOSE)
+		return (-1);
+	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
+	    memchr(req.corr, '\0', sizeof(req.corr)) == NULL)
+		return (-1);
+	if (req.corr[0] == '\0')
+		corr_new(req.corr, sizeof(req.corr));
+	log_setcorr(req.corr);
+	if (type != IMSG_CTL_STATUS && c->rights != CTL_RIGHTS_ALL) {
+		log_warnx("control: uid %u: request %u refused: only root may "
+		    "change sandboxd", (unsigned int)c->uid, type);
+		control_reply(c, req.corr, EPERM, "permission denied: only "
+		    "root may do that");
+	} else
+		control_request(c, type, &req);
+	log_setcorr(NULL);
+	return (0);
+}
+
+static void
+control_dispatch(int fd, short event, void *arg)
+{
+	struct imsgev	*iev = arg;
+	struct ctl_conn	*c = iev->data;
+	struct imsg	 imsg;
+	int		 n;
+
+	if (imsgev_io(&c->iev, event) == -1) {
+		if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
+			control_drop(c, "closed in the middle of a request");
+		else if (errno != 0)
+			control_drop(c, strerror(errno));
+		else
+			control_close(c);
+		return;
+	}
+	if (c->closing) {
+		if (imsg_queued(&c->iev.ibuf) == 0)
+			control_close(c);
+		else
+			imsgev_add(&c->iev);
+		return;
+	}
+	while ((n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
+		if (n == -1) {
+			control_drop(c, errno == ERANGE ? "oversized request" :
+			    "malformed request");
+			return;
+		}
+		n = control_dispatch_imsg(c, &imsg);
+		imsg_free(&imsg);
+		if (n == -1) {
+			control_drop(c, "malformed request");
+			return;
+		}
+		control_arm_timeout(c);
+	}
+	imsgev_add(&c->iev);
+}

@@ -1,0 +1,235 @@
+/*
+ * sandboxd: the master.  Parses the config, opens privileged resources,
+ * starts and supervises netd, envd, runnerd and dnspind, and serves the
+ * control socket.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <event.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sandboxd.h"
+
+struct sandboxd		*sbx;
+int			 cmdline_symset(char *);
+
+static struct event	 ev_sigterm, ev_sigint, ev_sighup, ev_sigchld;
+
+__attribute__((noreturn))
+static void
+usage(void)
+{
+	extern char	*__progname;
+
+	fprintf(stderr, "usage: %s [-dnv] [-D macro=value] [-f file] "
+	    "[-s socket]\n", __progname);
+	exit(1);
+}
+
+time_t
+monotime(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		fatal("%s: clock_gettime", __func__);
+	return (ts.tv_sec);
+}
+
+void
+corr_new(char *buf, size_t len)
+{
+	unsigned char	 rnd[16];
+	size_t		 i;
+
+	arc4random_buf(rnd, sizeof(rnd));
+	for (i = 0; i < sizeof(rnd) && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", rnd[i]);
+}
+
+/* Users and the chroot are set up by make install; never improvise. */
+static void
+sandboxd_check_setup(void)
+{
+	struct stat	 st;
+	int		 i;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (proc_specs[i].user != NULL &&
+		    getpwnam(proc_specs[i].user) == NULL)
+			fatalx("user %s does not exist; run rc/sandboxd-users.sh"
+			    " or systemd-sysusers", proc_specs[i].user);
+	if (stat(PROC_CHROOT, &st) == -1) {
+		if (errno != ENOENT || mkdir(PROC_CHROOT, 0755) == -1)
+			fatal("%s", PROC_CHROOT);
+		log_info("created empty chroot directory %s", PROC_CHROOT);
+	}
+}
+
+static struct sandboxd_conf *
+sandboxd_load(const char *corr)
+{
+	struct sandboxd_conf	*conf;
+
+	if ((conf = parse_config(sbx->conffile, 0)) == NULL)
+		return (NULL);
+	conf->global.generation = ++sbx->generation;
+	strlcpy(conf->global.corr, corr, sizeof(conf->global.corr));
+	return (conf);
+}
+
+/* A config with errors is refused and the running one kept. */
+int
+sandboxd_reload(const char *corr, char *err, size_t errlen)
+{
+	struct sandboxd_conf	*conf;
+
+	log_info("reloading %s", sbx->conffile);
+	if ((conf = sandboxd_load(corr)) == NULL) {
+		snprintf(err, errlen, "%s has errors; the running config "
+		    "is kept", sbx->conffile);
+		log_warnx("%s", err);
+		return (-1);
+	}
+	conf_free(sbx->conf);
+	sbx->conf = conf;
+	children_retry_failed();
+	children_send_conf();
+	log_info("config generation %llu loaded",
+	    (unsigned long long)conf->global.generation);
+	return (0);
+}
+
+__attribute__((noreturn))
+static void
+sandboxd_shutdown(void)
+{
+	sbx->shutting_down = 1;
+	children_stop();
+	control_cleanup(sbx->sockpath);
+	log_info("terminating");
+	exit(0);
+}
+
+static void
+sandboxd_sig(int sig, short event, void *arg)
+{
+	char	 corr[CORR_ID_SIZE], err[256];
+
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		sandboxd_shutdown();
+	case SIGHUP:
+		corr_new(corr, sizeof(corr));
+		log_setcorr(corr);
+		sandboxd_reload(corr, err, sizeof(err));
+		log_setcorr(NULL);
+		break;
+	case SIGCHLD:
+		children_reap();
+		break;
+	}
+}
+
+static void
+sandboxd_signals(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	signal_set(&ev_sigterm, SIGTERM, sandboxd_sig, NULL);
+	signal_set(&ev_sigint, SIGINT, sandboxd_sig, NULL);
+	signal_set(&ev_sighup, SIGHUP, sandboxd_sig, NULL);
+	signal_set(&ev_sigchld, SIGCHLD, sandboxd_sig, NULL);
+	signal_add(&ev_sigterm, NULL);
+	signal_add(&ev_sigint, NULL);
+	signal_add(&ev_sighup, NULL);
+	signal_add(&ev_sigchld, NULL);
+}
+
+static int
+sandboxd_check_only(void)
+{
+	if (sbx->verbose)
+		print_config(sbx->conf);
+	else
+		fprintf(stderr, "configuration OK\n");
+	return (0);
+}
+
+int
+main(int argc, char *argv[])
+{
+	char	 corr[CORR_ID_SIZE];
+	int	 ch, noaction = 0;
+
+	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
+		err(1, NULL);
+	sbx->conffile = CONF_DEFAULT_FILE;
+	while ((ch = getopt(argc, argv, "dD:f:ns:v")) != -1) {
+		switch (ch) {
+		case 'd':
+			sbx->debug = 1;
+			break;
+		case 'D':
+			if (cmdline_symset(optarg) < 0)
+				errx(1, "could not parse macro definition %s",
+				    optarg);
+			break;
+		case 'f':
+			sbx->conffile = optarg;
+			break;
+		case 'n':
+			noaction = 1;
+			break;
+		case 's':
+			sbx->sockpath = optarg;
+			break;
+		case 'v':
+			sbx->verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc != optind)
+		usage();
+	log_procinit("sandboxd");
+	log_init(sbx->debug || noaction, LOG_DAEMON);
+	log_setverbose(sbx->verbose);
+	corr_new(corr, sizeof(corr));
+	if ((sbx->conf = sandboxd_load(corr)) == NULL)
+		exit(1);
+	if (noaction)
+		exit(sandboxd_check_only());
+	if (geteuid() != 0)
+		errx(1, "need root privileges");
+	if (sbx->sockpath == NULL)
+		sbx->sockpath = sbx->conf->global.control_socket;
+	sandboxd_check_setup();
+	if (!sbx->debug && daemon(0, 0) == -1)
+		fatal("daemon");
+	sbx->started = monotime();
+	event_init();
+	sandboxd_signals();
+	if (control_init(sbx->sockpath, sbx->conf->global.control_group) ==
+	    -1)
+		fatalx("control socket %s", sbx->sockpath);
+	control_listen();
+	children_start();
+	log_info("started, config generation %llu",
+	    (unsigned long long)sbx->generation);
+	event_dispatch();
+	fatalx("event loop ended");
+}

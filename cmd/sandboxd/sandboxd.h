@@ -1,0 +1,73 @@
+/* The master: shared state between its files. */
+#ifndef SANDBOXD_H
+#define SANDBOXD_H
+
+#include <sys/types.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "conf.h"
+#include "imsgev.h"
+#include "proc.h"
+#include "sandboxd_imsg.h"
+
+/* A crash loop: this many restarts within the window gives up. */
+#define CHILD_RESTART_MAX	5
+#define CHILD_RESTART_WINDOW	300	/* seconds */
+#define CHILD_BACKOFF_MIN_MS	250
+#define CHILD_BACKOFF_MAX_MS	30000
+#define CHILD_STABLE_SECS	60	/* up this long: backoff resets */
+#define CHILD_STOP_WAIT_MS	5000
+
+struct child {
+	enum proc_id		 id;
+	const struct proc_spec	*spec;
+	pid_t			 pid;
+	struct imsgev		 iev;
+	int			 iev_open;
+	enum proc_state		 state;
+	uint32_t		 restarts;
+	time_t			 started;	/* monotonic seconds */
+	time_t			 crashes[CHILD_RESTART_MAX];
+	unsigned int		 ncrashes;	/* ring index */
+	unsigned int		 backoff_step;
+	struct event		 ev_restart;
+	uint64_t		 conf_generation;
+};
+
+struct sandboxd {
+	struct sandboxd_conf	*conf;
+	const char		*conffile;
+	const char		*sockpath;	/* -s, else the config's */
+	int			 debug;
+	int			 verbose;
+	int			 shutting_down;
+	uint64_t		 generation;
+	time_t			 started;
+	struct child		 children[PROC_MAX];
+};
+
+extern struct sandboxd	*sbx;
+
+/* sandboxd.c */
+time_t	 monotime(void);
+void	 corr_new(char *, size_t);
+int	 sandboxd_reload(const char *, char *, size_t);
+
+/* children.c */
+void	 children_start(void);
+void	 children_reap(void);
+void	 children_stop(void);
+void	 children_send_conf(void);
+void	 children_send_verbose(int);
+void	 children_retry_failed(void);
+
+/* control.c */
+int	 control_init(const char *, const char *);
+void	 control_listen(void);
+void	 control_cleanup(const char *);
+
+/* status.c */
+void	 status_fill(struct ctl_proc_status *, const char *, pid_t);
+
+#endif

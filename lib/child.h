@@ -1,0 +1,24 @@
+/* What every child daemon shares: start-up, privilege drop, main loop. */
+#ifndef SANDBOXD_CHILD_H
+#define SANDBOXD_CHILD_H
+
+#include "conf.h"
+#include "imsgev.h"
+
+struct child_ops {
+	const char	*name;
+	/* Privileged set-up, before the drop (may be NULL). */
+	void		(*preinit)(void);
+	/* After the drop and the seccomp filter (may be NULL). */
+	void		(*init)(void);
+	/* Swap in a complete, checked config; the child owns it. */
+	void		(*conf_apply)(struct sandboxd_conf *);
+	/* Any other message from the master; -1 if unknown. */
+	int		(*dispatch_main)(struct imsg *);
+};
+
+__attribute__((noreturn))
+void		 child_main(int, char *[], const struct child_ops *);
+struct imsgev	*child_iev_main(void);
+
+#endif

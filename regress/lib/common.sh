@@ -1,0 +1,129 @@
+# Shared by the daemon tests: TAP output, a throwaway network namespace
+# that the whole suite runs in, and cleanup from a trap.
+# Source it from regress/<dir>/<name>.t, which prove runs from the top.
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B="$ROOT/${SANDBOXD_BUILD:-build}"
+SANDBOXD="$B/sandboxd"
+SANDBOXCTL="$B/sandboxctl"
+
+tap_n=0
+tap_failed=0
+
+plan()	{ echo "1..$1"; }
+ok()	{ tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+notok()	{ tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1));
+	  echo "not ok $tap_n - $*"; }
+diag()	{ echo "$*" | sed 's/^/# /'; }
+# check DESC CMD...: ok if CMD succeeds.
+check()	{ d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
+# is GOT WANT DESC
+is()	{ if [ "$1" = "$2" ]; then ok "$3"; else notok "$3";
+	  diag "got '$1', want '$2'"; fi; }
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root"
+		exit 0
+	fi
+}
+
+T=$(mktemp -d /tmp/sbxtest.XXXXXX)
+chmod 0755 "$T"
+NS="sbxt$$"
+SOCK="$T/sandboxd.sock"
+LOG="$T/sandboxd.log"
+SBX_PID=
+
+cleanup() {
+	if [ -n "$SBX_PID" ] && kill -0 "$SBX_PID" 2>/dev/null; then
+		kill -TERM "$SBX_PID" 2>/dev/null
+		sleep 0.5
+		kill -KILL "$SBX_PID" 2>/dev/null
+	fi
+	ip netns pids "$NS" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
+		diag "--- daemon log ---"
+		tail -n 60 "$LOG" | sed 's/^/# /'
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+setup_users() {
+	sh "$ROOT/rc/sandboxd-users.sh"
+}
+
+# A minimal config for the tests; extra lines from $1.
+write_conf() {
+	cat > "$T/sandboxd.conf" <<CONF
+policy "default" {
+	limits { timeout 120s max 300s }
+}
+$1
+CONF
+}
+
+# wait_for SECONDS CMD...: poll CMD until it succeeds.
+wait_for() {
+	_t=$(( $1 * 20 )); shift
+	while [ $_t -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	return 1
+}
+
+ctl() { "$SANDBOXCTL" -s "$SOCK" "$@"; }
+
+# Every child has a pid, is running and has acknowledged the config.
+all_ready() {
+	n=$(ctl -j status 2>/dev/null | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if "proc.status" in l]
+gen = [r for r in rows if r["name"] == "sandboxd"][0]["conf_generation"]
+print(sum(1 for r in rows if r["name"] != "sandboxd" and
+    r["state"] == "running" and r["conf_generation"] == gen))')
+	[ "$n" = 4 ]
+}
+
+# suite_start [sandboxd flags]: the whole suite in a fresh namespace.
+suite_start() {
+	ip netns add "$NS" || return 1
+	ip -n "$NS" link set lo up
+	ip netns exec "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" \
+	    -s "$SOCK" "$@" >>"$LOG" 2>&1 &
+	SBX_PID=$!
+	wait_for 10 all_ready
+}
+
+suite_stop() {
+	kill -TERM "$SBX_PID" 2>/dev/null
+	_t=100
+	while kill -0 "$SBX_PID" 2>/dev/null && [ $_t -gt 0 ]; do
+		sleep 0.05; _t=$((_t - 1))
+	done
+	! kill -0 "$SBX_PID" 2>/dev/null
+}
+
+# child_field NAME FIELD: one field of sandboxctl -j status.
+child_field() {
+	ctl -j status | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("name") == sys.argv[1]:
+        print(r[sys.argv[2]])' "$1" "$2"
+}
+
+# proc_status PID FIELD: a field of /proc/PID/status.
+proc_status() {
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"
+}
+
+done_testing() {
+	[ "$tap_failed" = 0 ]
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian 12 packages the build and the tests need, if missing.
+set -e
+pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
+    libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
+    iproute2 nftables util-linux passwd procps python3 socat clang"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+	    grep -q '^install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "missing packages:$missing (run as root to install them)" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null
