@@ -38,33 +38,44 @@ seccomp_name(uint32_t mode)
 	return ("unknown");
 }
 
-/* "none", "all", or the names joined by commas. */
+static void
+caps_join(uint64_t caps, int last, char *buf, size_t len)
+{
+	const char	*name;
+	int		 i;
+
+	for (i = 0; i <= last; i++) {
+		if ((caps & (1ULL << i)) == 0)
+			continue;
+		if (buf[0] != '\0' && buf[strlen(buf) - 1] != ' ')
+			strlcat(buf, ",", len);
+		name = capng_capability_to_name(i);
+		strlcat(buf, name != NULL ? name : "?", len);
+	}
+}
+
+/*
+ * "none", the names joined by commas, or for a set holding most of
+ * them "all" and what is missing, which is what a reader looks for.
+ */
 static void
 caps_names(uint64_t caps, char *buf, size_t len)
 {
-	const char	*name;
-	int		 i, last = capng_get_caps_process() == 0 ?
-			    (int)CAP_LAST_CAP : 40;
+	uint64_t	 full;
+	int		 last = CAP_LAST_CAP;
 
 	buf[0] = '\0';
-	if (caps == 0) {
+	full = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
+	caps &= full;
+	if (caps == 0)
 		strlcpy(buf, "none", len);
-		return;
-	}
-	if ((caps & ((1ULL << (last + 1)) - 1)) == ((1ULL << (last + 1)) - 1)) {
+	else if (caps == full)
 		strlcpy(buf, "all", len);
-		return;
-	}
-	for (i = 0; i < 64; i++) {
-		if ((caps & (1ULL << i)) == 0)
-			continue;
-		if (buf[0] != '\0')
-			strlcat(buf, ",", len);
-		if ((name = capng_capability_to_name(i)) != NULL)
-			strlcat(buf, name, len);
-		else
-			strlcat(buf, "?", len);
-	}
+	else if (__builtin_popcountll(caps) > (last + 1) / 2) {
+		strlcpy(buf, "all except ", len);
+		caps_join(full & ~caps, last, buf, len);
+	} else
+		caps_join(caps, last, buf, len);
 }
 
 void
