@@ -55,6 +55,10 @@ $$B/$(1): $$(patsubst %.c,$$B/%.o,$$(wildcard cmd/$(1)/*.c)) \
 endef
 $(foreach p,${PROGS},$(eval $(call prog_rule,$(p))))
 
+# Tests that #include a program's sources rebuild when those change.
+$B/regress/runnerd/sandbox_test: $(wildcard cmd/runnerd/*.[ch])
+$B/regress/workspace/workspace_test: $(wildcard cmd/runnerd/workspace.[ch])
+
 $B/regress/%: regress/%.c $B/libsandboxd.a
 	@mkdir -p $(@D)
 	${CC} ${CFLAGS} ${LDFLAGS} -o $@ $< $B/libsandboxd.a ${LDLIBS}
@@ -78,6 +82,10 @@ lint: all
 demo: deps
 	${MAKE} all
 	sh regress/lib/demo.sh
+
+bench: deps
+	${MAKE} all
+	sh regress/bench/bench.sh
 
 install: all
 	install -d ${DESTDIR}${SBINDIR} ${DESTDIR}${BINDIR} \
@@ -107,4 +115,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps test asan lint demo install clean
+.PHONY: all deps test asan lint demo bench install clean

@@ -163,6 +163,8 @@ child_main(int argc, char *argv[], const struct child_ops *o)
 	child_signals();
 	imsgev_init(&iev_main, PROC_PARENT_FD, child_dispatch_main,
 	    &iev_main);
+	if (ops->fdpass)
+		imsg_allow_fdpass(&iev_main.ibuf);
 	seccomp_daemon_apply(ops->name);
 	if (ops->init != NULL)
 		ops->init();

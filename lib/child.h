@@ -7,6 +7,7 @@
 
 struct child_ops {
 	const char	*name;
+	int		 fdpass;	/* accepts fds from the master */
 	/* Privileged set-up, before the drop (may be NULL). */
 	void		(*preinit)(void);
 	/* After the drop and the seccomp filter (may be NULL). */

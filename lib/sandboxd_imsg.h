@@ -18,9 +18,21 @@ enum imsg_type {
 	IMSG_CTL_STATUS = 100,		/* struct ctl_request */
 	IMSG_CTL_RELOAD,		/* struct ctl_request */
 	IMSG_CTL_LOG_VERBOSE,		/* struct ctl_request, arg 0/1 */
-	/* master -> sandboxctl */
-	IMSG_CTL_PROC_STATUS,		/* struct ctl_proc_status */
+	IMSG_CTL_CREATE,		/* struct sbx_create_req */
+	IMSG_CTL_EXEC,			/* struct sbx_exec_req */
+	IMSG_CTL_KILL,			/* struct sbx_id_req */
+	IMSG_CTL_DESTROY,		/* struct sbx_id_req */
+	IMSG_CTL_PS,			/* struct ctl_request */
+	IMSG_CTL_SHOW,			/* struct sbx_id_req */
+	IMSG_CTL_PUT,			/* struct sbx_file_req + fd */
+	IMSG_CTL_GET,			/* struct sbx_file_req + fd */
+	/* master -> sandboxctl; runnerd's replies are relayed as they are */
+	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
+	IMSG_CTL_SANDBOX,		/* struct sbx_info */
+	IMSG_CTL_EXEC_START,		/* struct sbx_exec_start */
+	IMSG_CTL_OUTPUT,		/* struct sbx_output_hdr + bytes */
+	IMSG_CTL_EXEC_RESULT,		/* struct sbx_exec_result */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -33,6 +45,17 @@ enum imsg_type {
 	IMSG_RECONF_END,		/* no payload */
 	/* child -> master */
 	IMSG_RECONF_DONE,		/* struct reconf_done */
+
+	/* master -> runnerd; peerid names the control client */
+	IMSG_RUN_CREATE = 250,		/* struct sbx_create_req */
+	IMSG_RUN_EXEC,			/* struct sbx_exec_req */
+	IMSG_RUN_KILL,			/* struct sbx_id_req */
+	IMSG_RUN_DESTROY,		/* struct sbx_id_req */
+	IMSG_RUN_PS,			/* struct ctl_request */
+	IMSG_RUN_SHOW,			/* struct sbx_id_req */
+	IMSG_RUN_PUT,			/* struct sbx_file_req + fd */
+	IMSG_RUN_GET,			/* struct sbx_file_req + fd */
+	IMSG_RUN_CLIENT_GONE,		/* no payload: peerid went away */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */
@@ -83,6 +106,106 @@ enum proc_state {
 	PROC_STATE_BACKOFF,		/* waiting to be restarted */
 	PROC_STATE_FAILED,		/* gave up: crash loop */
 	PROC_STATE_SELF			/* the master itself */
+};
+
+#define SBX_ID_SIZE		17	/* 16 hex digits */
+#define SBX_EXEC_ARGS_SIZE	12288	/* argv then env, NUL-separated */
+#define SBX_OUTPUT_MAX		8192	/* bytes after sbx_output_hdr */
+
+struct sbx_create_req {
+	char		corr[CORR_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];	/* "" = "default" */
+	uint8_t		ephemeral;	/* destroyed when its client goes */
+	uint8_t		pad[3];
+};
+
+struct sbx_id_req {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+};
+
+/*
+ * args holds argc strings of argv, then envc strings of "K=V", each
+ * NUL-terminated, args_len bytes in all; receivers check exactly that.
+ */
+struct sbx_exec_req {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	uint32_t	timeout;	/* seconds; 0 = the policy's default */
+	char		cwd[CONF_PATH_SIZE];	/* "" = /workspace */
+	uint32_t	argc;
+	uint32_t	envc;
+	uint32_t	args_len;
+	char		args[SBX_EXEC_ARGS_SIZE];
+};
+
+struct sbx_file_req {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	char		path[CONF_PATH_SIZE];
+	uint32_t	pathlen;	/* as sent, so a NUL inside shows */
+	uint32_t	mode;		/* put: mode of a new file */
+};
+
+struct sbx_info {
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint32_t	uid;
+	int32_t		init_pid;
+	int64_t		created;	/* unix time */
+	uint32_t	execs;		/* running now */
+	uint32_t	procs;		/* processes but pid 1 */
+	uint8_t		ephemeral;
+	uint8_t		pad[3];
+	uint64_t	memory;
+	uint32_t	pids;
+	uint32_t	cpu_percent;
+	uint32_t	timeout;
+	uint32_t	timeout_max;
+	uint64_t	stdout_cap;
+	uint64_t	stderr_cap;
+	uint64_t	workspace;
+	char		workspace_path[CONF_PATH_SIZE];	/* host side */
+};
+
+struct sbx_exec_start {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	int32_t		pid;		/* host pid */
+	uint32_t	timeout;	/* seconds */
+};
+
+enum sbx_stream {
+	SBX_STDOUT = 1,
+	SBX_STDERR = 2
+};
+
+struct sbx_output_hdr {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	uint32_t	stream;		/* enum sbx_stream */
+	uint32_t	len;		/* bytes that follow */
+};
+
+enum sbx_reason {
+	SBX_REASON_EXIT = 1,	/* exited or died of a signal by itself */
+	SBX_REASON_TIMEOUT,
+	SBX_REASON_KILLED,	/* sandboxctl kill, destroy, client gone */
+	SBX_REASON_LIMIT	/* memory, file size or cpu limit */
+};
+
+struct sbx_exec_result {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	int32_t		status;		/* exit status, or -1 */
+	int32_t		signal;		/* terminating signal, or 0 */
+	uint32_t	reason;		/* enum sbx_reason */
+	uint8_t		truncated_stdout;
+	uint8_t		truncated_stderr;
+	uint8_t		pad[2];
+	uint64_t	duration_us;
+	uint64_t	bytes_stdout;	/* produced, capped or not */
+	uint64_t	bytes_stderr;
 };
 
 struct reconf_done {

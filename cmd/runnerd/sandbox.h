@@ -1,0 +1,107 @@
+/*
+ * The sandbox core of runnerd: build a sandbox's namespaces, root,
+ * cgroup and identity; start processes inside it; signal and destroy
+ * it.  runnerd.c drives it; nothing here talks imsg.
+ */
+#ifndef RUNNERD_SANDBOX_H
+#define RUNNERD_SANDBOX_H
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <stdint.h>
+
+#include "conf.h"
+
+#define SANDBOX_ID_SIZE		17	/* 16 hex digits */
+#define SANDBOX_CGROUP_NAME	"sandboxd"
+
+/* What a sandbox is built from; the caller owns everything in it. */
+struct sandbox_spec {
+	const char		*id;		/* 16 hex digits */
+	const struct policy_msg	*policy;
+	const struct fs_rule_msg *fs_rules;	/* this policy's, in order */
+	size_t			 nfs_rules;
+	const char		*state_dir;	/* e.g. /var/lib/sandboxd */
+	uid_t			 uid;		/* unique among live sandboxes */
+	gid_t			 gid;
+	struct in_addr		 resolver;	/* for /etc/resolv.conf */
+};
+
+/*
+ * How sandbox_spawn enters a sandbox without holding an fd for it: an
+ * nsfs file handle per namespace of pid 1 (Linux 6.18), reopened with
+ * open_by_handle_at(2).  See sandbox_spawn.c for why not setns(pidfd).
+ */
+#define SANDBOX_NS_MAX		6	/* mnt pid net ipc uts cgroup */
+#define SANDBOX_NSH_SIZE	32	/* nsfs handles are 16 bytes today */
+
+struct sandbox_nsh {
+	int			 nstype;	/* CLONE_NEW* */
+	int			 type;		/* file_handle.handle_type */
+	unsigned int		 bytes;
+	unsigned char		 f_handle[SANDBOX_NSH_SIZE];
+};
+
+struct sandbox {
+	char			 id[SANDBOX_ID_SIZE];
+	struct policy_msg	 policy;	/* a copy, fixed at creation */
+	struct fs_rule_msg	*fs_rules;	/* a copy too: exec rules */
+	size_t			 nfs_rules;
+	uid_t			 uid;
+	gid_t			 gid;
+	pid_t			 init_pid;	/* host pid of the sandbox's pid 1 */
+	int			 init_pidfd;
+	int			 ns_fd;		/* unused, always -1 */
+	struct sandbox_nsh	 nsh[SANDBOX_NS_MAX];
+	int			 workspace_fd;	/* O_PATH|O_DIRECTORY, host side */
+	char			 dir[CONF_PATH_SIZE];	/* state_dir/<id> */
+	char			 workspace[CONF_PATH_SIZE];	/* host path */
+	uint64_t		 oom_kills_seen;	/* at last check */
+	/* Free for the caller (runnerd.c). */
+	void			*owner;
+};
+
+/* An exec inside a sandbox.  fds are the caller's; -1 = /dev/null. */
+struct sandbox_exec_spec {
+	char *const		*argv;
+	char *const		*envp;
+	const char		*cwd;		/* in the sandbox; NULL = /workspace */
+	int			 fd_stdin;
+	int			 fd_stdout;
+	int			 fd_stderr;
+	int			 fd_extra;	/* becomes fd 3 if != -1 (broker) */
+};
+
+/*
+ * Returns 0, or -1 with a reason in err; a failed create leaves nothing.
+ * A sandbox holds two fds (init_pidfd, workspace_fd) and pid 1, a child
+ * of the caller that only sandbox_destroy may reap.
+ */
+int	sandbox_create(struct sandbox *, const struct sandbox_spec *,
+	    char *, size_t);
+/*
+ * Start argv inside the sandbox as its uid, with every restriction of
+ * DESIGN.md section 2.  The new process is a child of the caller, so
+ * waitpid(2) works on the returned host pid.  -1 with err on failure.
+ */
+pid_t	sandbox_spawn(struct sandbox *, const struct sandbox_exec_spec *,
+	    char *, size_t);
+/* Signal every process in the sandbox but its pid 1; returns how many. */
+int	sandbox_signal_all(struct sandbox *, int);
+/* Processes in the sandbox, pid 1 excluded. */
+int	sandbox_nprocs(struct sandbox *);
+/* 1 if the memory limit killed something since the last call. */
+int	sandbox_oom_killed(struct sandbox *);
+/*
+ * Kill everything, unmount, remove cgroups and directories.  keep: move
+ * the workspace to state_dir/kept/<id> instead of removing it.  Never
+ * blocks on anything but the kernel; errors are logged, not returned.
+ * The caller must have reaped the processes sandbox_spawn gave it: a
+ * pid namespace's init cannot finish dying while another parent still
+ * holds a zombie in it (destroy waits a bounded time, then logs).
+ */
+void	sandbox_destroy(struct sandbox *, int);
+/* At runnerd start: remove what a previous runnerd left behind. */
+void	sandbox_reconcile(const char *);
+
+#endif

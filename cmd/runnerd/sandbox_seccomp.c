@@ -1,0 +1,298 @@
+/*
+ * The sandbox's seccomp filter: an allow-list in the spirit of
+ * systemd's @system-service, everything else EPERM, every non-native
+ * ABI (i386 int 0x80, x32) killing the process.  Built once per runnerd
+ * with libseccomp and kept as BPF, so that each sandboxed process only
+ * loads it.
+ *
+ * Left out on purpose, and so EPERM: mount and the new mount API,
+ * pivot_root, chroot, unshare, setns, namespace flags to clone, ptrace,
+ * process_vm_*, pidfd_getfd, kcmp, bpf, perf_event_open, the keyring,
+ * kexec, modules, open_by_handle_at, userfaultfd, io_uring, swap,
+ * reboot, acct, quotas, clocks, hostnames, device nodes, personality
+ * changes, ioperm/iopl, TIOCSTI and TIOCLINUX.
+ *
+ * Sandboxed processes also inherit runnerd's own filter (they are its
+ * descendants): everything allowed here must be allowed there too, see
+ * sc_runnerd in lib/seccomp_daemon.c.
+ */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sandbox_int.h"
+
+#define SC_NS_FLAGS	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | \
+			 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | \
+			 CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+/* By name, so that a syscall this libseccomp does not know is skipped. */
+static const char *const sc_allow[] = {
+	/* basic I/O */
+	"read", "write", "readv", "writev", "pread64", "pwrite64", "preadv",
+	"pwritev", "preadv2", "pwritev2", "lseek", "close", "close_range",
+	"dup", "dup2", "dup3", "sendfile", "splice", "tee", "vmsplice",
+	"copy_file_range",
+	/* files */
+	"open", "openat", "openat2", "creat", "access", "faccessat",
+	"faccessat2", "stat", "lstat", "fstat", "newfstatat", "statx",
+	"statfs", "fstatfs", "getdents", "getdents64", "getcwd", "chdir",
+	"fchdir", "mkdir", "mkdirat", "rmdir", "rename", "renameat",
+	"renameat2", "link", "linkat", "symlink", "symlinkat", "unlink",
+	"unlinkat", "readlink", "readlinkat", "chmod", "fchmod", "fchmodat",
+	"fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate",
+	"ftruncate", "fallocate", "utime", "utimes", "utimensat", "futimesat",
+	"umask", "fcntl", "flock", "fsync", "fdatasync", "sync", "syncfs",
+	"sync_file_range", "fadvise64", "readahead", "getxattr", "lgetxattr",
+	"fgetxattr", "listxattr", "llistxattr", "flistxattr", "setxattr",
+	"lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+	"fremovexattr", "inotify_init", "inotify_init1", "inotify_add_watch",
+	"inotify_rm_watch",
+	/* memory */
+	"brk", "mmap", "munmap", "mprotect", "mremap", "madvise", "mincore",
+	"msync", "mlock", "mlock2", "munlock", "mlockall", "munlockall",
+	"memfd_create", "membarrier", "pkey_alloc", "pkey_free",
+	"pkey_mprotect", "get_mempolicy", "set_mempolicy", "mbind",
+	"remap_file_pages",
+	/* processes */
+	"fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4",
+	"waitid", "getpid", "getppid", "gettid", "getpgid", "getpgrp",
+	"getsid", "setsid", "setpgid", "getuid", "geteuid", "getgid",
+	"getegid", "getresuid", "getresgid", "getgroups", "setuid", "setgid",
+	"setreuid", "setregid", "setresuid", "setresgid", "setgroups",
+	"setfsuid", "setfsgid", "capget", "capset", "prctl", "arch_prctl",
+	"set_tid_address", "set_robust_list", "get_robust_list", "rseq",
+	"futex", "futex_waitv", "getrlimit", "setrlimit", "prlimit64",
+	"getrusage", "times", "getpriority", "setpriority", "sched_yield",
+	"sched_getaffinity", "sched_setaffinity", "sched_getparam",
+	"sched_setparam", "sched_getscheduler", "sched_setscheduler",
+	"sched_get_priority_max", "sched_get_priority_min",
+	"sched_rr_get_interval", "sched_getattr", "sched_setattr",
+	"ioprio_get", "ioprio_set", "getcpu", "pidfd_open", "uname",
+	"sysinfo", "seccomp", "landlock_create_ruleset", "landlock_add_rule",
+	"landlock_restrict_self", "restart_syscall", "getrandom",
+	/* signals */
+	"kill", "tkill", "tgkill", "pidfd_send_signal", "rt_sigaction",
+	"rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigsuspend",
+	"rt_sigtimedwait", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+	"sigaltstack", "signalfd", "signalfd4", "pause", "alarm",
+	/* time */
+	"time", "gettimeofday", "clock_gettime", "clock_getres",
+	"clock_nanosleep", "nanosleep", "getitimer", "setitimer",
+	"timer_create", "timer_delete", "timer_gettime", "timer_settime",
+	"timer_getoverrun", "timerfd_create", "timerfd_gettime",
+	"timerfd_settime",
+	/* events and IPC, in the sandbox's own ipc namespace */
+	"poll", "ppoll", "select", "pselect6", "epoll_create",
+	"epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
+	"epoll_pwait2", "eventfd", "eventfd2", "pipe", "pipe2", "shmget",
+	"shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl",
+	"msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink",
+	"mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+	"io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents",
+	"io_pgetevents",
+	/* sockets, in the sandbox's own network namespace */
+	"connect", "accept", "accept4", "bind", "listen", "getsockname",
+	"getpeername", "getsockopt", "setsockopt", "sendto", "recvfrom",
+	"sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "shutdown"
+};
+
+static struct sock_fprog	 sc_prog;
+
+static int
+sc_rule(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int n,
+    struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+{
+	if (n == 2)
+		return (seccomp_rule_add(ctx, action, nr, 2, a, b));
+	if (n == 1)
+		return (seccomp_rule_add(ctx, action, nr, 1, a));
+	return (seccomp_rule_add(ctx, action, nr, 0));
+}
+
+#define SC_NONE		SCMP_A0(SCMP_CMP_EQ, 0)
+
+/* Allowed only for some arguments; ints compared on their 32 bits. */
+static int
+sc_conditional(scmp_filter_ctx ctx)
+{
+	const struct {
+		int			 nr;
+		uint32_t		 action;
+		unsigned int		 n;
+		struct scmp_arg_cmp	 a, b;
+	} c[] = {
+		{ SCMP_SYS(clone), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_64(SCMP_CMP_MASKED_EQ, SC_NS_FLAGS, 0), SC_NONE },
+		/* Its flags are out of reach; libc falls back to clone. */
+		{ SCMP_SYS(clone3), SCMP_ACT_ERRNO(ENOSYS), 0, SC_NONE,
+		    SC_NONE },
+		{ SCMP_SYS(socket), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX), SC_NONE },
+		{ SCMP_SYS(socket), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, AF_INET), SC_NONE },
+		{ SCMP_SYS(socket), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, AF_INET6), SC_NONE },
+		/* getaddrinfo(3) asks the kernel for addresses this way. */
+		{ SCMP_SYS(socket), SCMP_ACT_ALLOW, 2,
+		    SCMP_A0_32(SCMP_CMP_EQ, AF_NETLINK),
+		    SCMP_A2_32(SCMP_CMP_EQ, NETLINK_ROUTE) },
+		{ SCMP_SYS(socketpair), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX), SC_NONE },
+		/* Only the default persona, and asking which it is. */
+		{ SCMP_SYS(personality), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, 0), SC_NONE },
+		{ SCMP_SYS(personality), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, 0xffffffff), SC_NONE },
+		/* Every ioctl but TIOCSTI (0x5412) and TIOCLINUX (0x541c). */
+		{ SCMP_SYS(ioctl), SCMP_ACT_ALLOW, 1,
+		    SCMP_A1_32(SCMP_CMP_LT, TIOCSTI), SC_NONE },
+		{ SCMP_SYS(ioctl), SCMP_ACT_ALLOW, 1,
+		    SCMP_A1_32(SCMP_CMP_GT, TIOCLINUX), SC_NONE }
+	};
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < sizeof(c) / sizeof(*c); i++)
+		if ((rc = sc_rule(ctx, c[i].action, c[i].nr, c[i].n, c[i].a,
+		    c[i].b)) < 0)
+			return (rc);
+	return (0);
+}
+
+/* Between TIOCSTI and TIOCLINUX: window size, modem lines, FIONREAD. */
+static int
+sc_ioctl_middle(scmp_filter_ctx ctx)
+{
+	unsigned int	 cmd;
+	int		 rc;
+
+	for (cmd = TIOCSTI + 1; cmd < TIOCLINUX; cmd++)
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl),
+		    1, SCMP_A1_32(SCMP_CMP_EQ, cmd))) < 0)
+			return (rc);
+	return (0);
+}
+
+/* Device nodes never; files, fifos and sockets by mknod are fine. */
+static int
+sc_mknod(scmp_filter_ctx ctx)
+{
+	const mode_t	 ok[] = { 0, S_IFREG, S_IFIFO, S_IFSOCK };
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mknod),
+		    1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, ok[i]))) < 0 ||
+		    (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
+		    SCMP_SYS(mknodat), 1, SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT,
+		    ok[i]))) < 0)
+			return (rc);
+	}
+	return (0);
+}
+
+static int
+sc_build(scmp_filter_ctx ctx, char *err, size_t len)
+{
+	size_t	 i;
+	int	 nr, rc;
+
+	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS)) < 0)
+		return (sbx_fail(err, len, "%s: badarch: %s", __func__,
+		    strerror(-rc)));
+	for (i = 0; i < sizeof(sc_allow) / sizeof(*sc_allow); i++) {
+		if ((nr = seccomp_syscall_resolve_name(sc_allow[i])) ==
+		    __NR_SCMP_ERROR) {
+			log_debug("%s: no syscall %s here", __func__,
+			    sc_allow[i]);
+			continue;
+		}
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0)) < 0)
+			return (sbx_fail(err, len, "%s: %s: %s", __func__,
+			    sc_allow[i], strerror(-rc)));
+	}
+	if ((rc = sc_conditional(ctx)) < 0 || (rc = sc_ioctl_middle(ctx)) < 0 ||
+	    (rc = sc_mknod(ctx)) < 0)
+		return (sbx_fail(err, len, "%s: conditional rule: %s",
+		    __func__, strerror(-rc)));
+	return (0);
+}
+
+/* libseccomp writes BPF only to an fd: a memfd, read back once. */
+static int
+sc_export(scmp_filter_ctx ctx, char *err, size_t len)
+{
+	struct sock_filter	*f;
+	off_t			 size;
+	int			 fd, rc;
+
+	if ((fd = memfd_create("sandbox-seccomp", MFD_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: memfd_create: %s", __func__,
+		    strerror(errno)));
+	if ((rc = seccomp_export_bpf(ctx, fd)) < 0) {
+		close(fd);
+		return (sbx_fail(err, len, "%s: seccomp_export_bpf: %s",
+		    __func__, strerror(-rc)));
+	}
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size % sizeof(*f) != 0 || size / sizeof(*f) > 65535 ||
+	    (f = malloc(size)) == NULL) {
+		close(fd);
+		return (sbx_fail(err, len, "%s: bad filter size %lld",
+		    __func__, (long long)size));
+	}
+	if (pread(fd, f, size, 0) != size) {
+		free(f);
+		close(fd);
+		return (sbx_fail(err, len, "%s: short read", __func__));
+	}
+	close(fd);
+	sc_prog.len = size / sizeof(*f);
+	sc_prog.filter = f;
+	return (0);
+}
+
+int
+sbx_seccomp_prepare(char *err, size_t len)
+{
+	scmp_filter_ctx	 ctx;
+	int		 rc;
+
+	if (sc_prog.filter != NULL)
+		return (0);
+	if ((ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM))) == NULL)
+		return (sbx_fail(err, len, "%s: seccomp_init", __func__));
+	if ((rc = sc_build(ctx, err, len)) == 0)
+		rc = sc_export(ctx, err, len);
+	seccomp_release(ctx);
+	return (rc);
+}
+
+/* NO_NEW_PRIVS is already set: no privilege is needed to load it. */
+int
+sbx_seccomp_load_child(char *err, size_t len)
+{
+	if (sc_prog.filter == NULL)
+		return (sbx_fail(err, len, "%s: no filter built", __func__));
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &sc_prog) == -1)
+		return (sbx_fail(err, len, "%s: %s", __func__,
+		    strerror(errno)));
+	return (0);
+}

@@ -1,0 +1,176 @@
+/*
+ * Every sandbox request is checked by the master before it is relayed
+ * and again by runnerd: exact sizes, NUL-terminated strings, and argv
+ * blocks that hold exactly what they claim.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sbx_msg.h"
+
+int
+sbx_check_id(const char *id, size_t size)
+{
+	size_t	 i;
+
+	if (memchr(id, '\0', size) == NULL || strlen(id) != SBX_ID_SIZE - 1)
+		return (-1);
+	for (i = 0; i < SBX_ID_SIZE - 1; i++)
+		if (!isdigit((unsigned char)id[i]) &&
+		    (id[i] < 'a' || id[i] > 'f'))
+			return (-1);
+	return (0);
+}
+
+/* Empty, or up to 32 hex digits: it ends up in every log line. */
+int
+sbx_check_corr(const char *corr, size_t size)
+{
+	size_t	 i;
+
+	if (memchr(corr, '\0', size) == NULL)
+		return (-1);
+	for (i = 0; corr[i] != '\0'; i++)
+		if (!isxdigit((unsigned char)corr[i]))
+			return (-1);
+	return (0);
+}
+
+int
+sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
+{
+	if (sbx_check_corr(req->corr, sizeof(req->corr)) == -1 ||
+	    memchr(req->policy, '\0', sizeof(req->policy)) == NULL ||
+	    req->ephemeral > 1) {
+		snprintf(err, len, "malformed create request");
+		return (-1);
+	}
+	return (0);
+}
+
+int
+sbx_check_id_req(const struct sbx_id_req *req, char *err, size_t len)
+{
+	if (sbx_check_corr(req->corr, sizeof(req->corr)) == -1) {
+		snprintf(err, len, "malformed request");
+		return (-1);
+	}
+	if (sbx_check_id(req->id, sizeof(req->id)) == -1) {
+		snprintf(err, len, "not a sandbox id: %.*s",
+		    (int)strnlen(req->id, sizeof(req->id)), req->id);
+		return (-1);
+	}
+	return (0);
+}
+
+/* args_len bytes hold exactly argc + envc NUL-terminated strings. */
+static int
+sbx_check_args(const struct sbx_exec_req *req)
+{
+	const char	*p = req->args, *end;
+	uint32_t	 n = 0, i;
+
+	if (req->argc < 1 || req->argc > SBX_EXEC_MAX_ARGS ||
+	    req->envc > SBX_EXEC_MAX_ARGS ||
+	    req->args_len > sizeof(req->args))
+		return (-1);
+	end = req->args + req->args_len;
+	while (p < end) {
+		if ((p = memchr(p, '\0', end - p)) == NULL)
+			return (-1);
+		p++;
+		n++;
+	}
+	if (n != req->argc + req->envc || req->args[0] == '\0')
+		return (-1);
+	/* Each env string is KEY=VALUE with a non-empty key. */
+	p = req->args;
+	for (i = 0; i < n; i++, p += strlen(p) + 1)
+		if (i >= req->argc && (p[0] == '=' || strchr(p, '=') == NULL))
+			return (-1);
+	return (0);
+}
+
+int
+sbx_check_exec(const struct sbx_exec_req *req, char *err, size_t len)
+{
+	if (sbx_check_id_req((const struct sbx_id_req *)req, err, len) == -1)
+		return (-1);
+	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
+	    sbx_check_args(req) == -1) {
+		snprintf(err, len, "malformed exec request");
+		return (-1);
+	}
+	return (0);
+}
+
+int
+sbx_check_file(const struct sbx_file_req *req, char *err, size_t len)
+{
+	if (sbx_check_id_req((const struct sbx_id_req *)req, err, len) == -1)
+		return (-1);
+	if (req->pathlen >= sizeof(req->path) ||
+	    req->path[req->pathlen] != '\0' || req->mode > 07777) {
+		snprintf(err, len, "malformed file request");
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+sbx_pack_list(struct sbx_exec_req *req, char *const *list, uint32_t *count)
+{
+	size_t	 n;
+
+	for (*count = 0; list != NULL && list[*count] != NULL; (*count)++) {
+		n = strlen(list[*count]) + 1;
+		if (*count >= SBX_EXEC_MAX_ARGS ||
+		    n > sizeof(req->args) - req->args_len)
+			return (-1);
+		memcpy(req->args + req->args_len, list[*count], n);
+		req->args_len += n;
+	}
+	return (0);
+}
+
+int
+sbx_exec_pack(struct sbx_exec_req *req, char *const *argv,
+    char *const *envp)
+{
+	req->args_len = 0;
+	if (sbx_pack_list(req, argv, &req->argc) == -1 ||
+	    sbx_pack_list(req, envp, &req->envc) == -1)
+		return (-1);
+	return (0);
+}
+
+void
+sbx_exec_unpack(struct sbx_exec_req *req, char **argv, char **envp)
+{
+	char		*p = req->args;
+	uint32_t	 i;
+
+	for (i = 0; i < req->argc; i++, p += strlen(p) + 1)
+		argv[i] = p;
+	argv[i] = NULL;
+	for (i = 0; i < req->envc; i++, p += strlen(p) + 1)
+		envp[i] = p;
+	envp[i] = NULL;
+}
+
+const char *
+sbx_reason_name(unsigned int reason)
+{
+	switch (reason) {
+	case SBX_REASON_EXIT:
+		return ("exit");
+	case SBX_REASON_TIMEOUT:
+		return ("timeout");
+	case SBX_REASON_KILLED:
+		return ("killed");
+	case SBX_REASON_LIMIT:
+		return ("limit");
+	}
+	return ("unknown");
+}

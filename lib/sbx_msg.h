@@ -1,0 +1,23 @@
+/* Checking and unpacking the sandbox request payloads. */
+#ifndef SANDBOXD_SBX_MSG_H
+#define SANDBOXD_SBX_MSG_H
+
+#include <stddef.h>
+
+#include "sandboxd_imsg.h"
+
+#define SBX_EXEC_MAX_ARGS	1024	/* argv and env entries, each */
+
+int	sbx_check_id(const char *, size_t);
+int	sbx_check_corr(const char *, size_t);
+int	sbx_check_create(const struct sbx_create_req *, char *, size_t);
+int	sbx_check_id_req(const struct sbx_id_req *, char *, size_t);
+int	sbx_check_exec(const struct sbx_exec_req *, char *, size_t);
+int	sbx_check_file(const struct sbx_file_req *, char *, size_t);
+/* Pack argv and env into req; -1 if they do not fit. */
+int	sbx_exec_pack(struct sbx_exec_req *, char *const *, char *const *);
+/* Point argv/envp (NULL-terminated, SBX_EXEC_MAX_ARGS+1) into req. */
+void	sbx_exec_unpack(struct sbx_exec_req *, char **, char **);
+const char *sbx_reason_name(unsigned int);
+
+#endif
