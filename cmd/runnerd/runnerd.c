@@ -1,30 +1,399 @@
 /*
  * runnerd: creates sandboxes and runs commands in them.  Stays uid 0
- * with a bounded capability set; talks to the master on fd 3.
+ * with a bounded capability set; talks to the master on fd 3.  Every
+ * request is checked again here, whatever the master checked.
  */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "child.h"
 #include "log.h"
+#include "runnerd.h"
+#include "sbx_msg.h"
+#include "workspace.h"
 
-static struct sandboxd_conf	*runnerd_conf;
+struct rsandbox_tree	 rsandboxes = RB_INITIALIZER(&rsandboxes);
+struct sandboxd_conf	*runnerd_conf;
+static struct event	 ev_sigchld;
+
+static int
+rsandbox_cmp(struct rsandbox *a, struct rsandbox *b)
+{
+	return (strcmp(a->sb.id, b->sb.id));
+}
+
+RB_GENERATE(rsandbox_tree, rsandbox, entry, rsandbox_cmp);
+
+void
+runnerd_reply(uint32_t type, uint32_t peerid, const void *data, size_t len)
+{
+	if (peerid == 0)
+		return;
+	if (imsgev_compose(child_iev_main(), type, peerid, 0, -1, data,
+	    len) == -1)
+		log_warn("%s", __func__);
+}
+
+void
+runnerd_result(uint32_t peerid, const char *corr, int error,
+    const char *fmt, ...)
+{
+	struct ctl_result	 res;
+	va_list			 ap;
+
+	memset(&res, 0, sizeof(res));
+	strlcpy(res.corr, corr, sizeof(res.corr));
+	res.error = error;
+	va_start(ap, fmt);
+	vsnprintf(res.msg, sizeof(res.msg), fmt, ap);
+	va_end(ap);
+	if (error != 0)
+		log_info("%s", res.msg);
+	runnerd_reply(IMSG_CTL_RESULT, peerid, &res, sizeof(res));
+}
+
+struct rsandbox *
+runnerd_find(const char *id)
+{
+	struct rsandbox	 key;
+
+	strlcpy(key.sb.id, id, sizeof(key.sb.id));
+	return (RB_FIND(rsandbox_tree, &rsandboxes, &key));
+}
 
 static void
-runnerd_conf_apply(struct sandboxd_conf *conf)
+runnerd_new_id(char *id)
 {
-	if (runnerd_conf != NULL)
-		conf_free(runnerd_conf);
-	runnerd_conf = conf;
+	unsigned char	 rnd[8];
+	size_t		 i;
+
+	do {
+		arc4random_buf(rnd, sizeof(rnd));
+		for (i = 0; i < sizeof(rnd); i++)
+			snprintf(id + 2 * i, 3, "%02x", rnd[i]);
+	} while (runnerd_find(id) != NULL);
+}
+
+static void
+runnerd_info(struct rsandbox *rs, struct sbx_info *info)
+{
+	const struct policy_msg	*p = &rs->sb.policy;
+
+	memset(info, 0, sizeof(*info));
+	strlcpy(info->id, rs->sb.id, sizeof(info->id));
+	strlcpy(info->policy, p->name, sizeof(info->policy));
+	info->uid = rs->sb.uid;
+	info->init_pid = rs->sb.init_pid;
+	info->created = rs->created;
+	info->execs = exec_count(rs);
+	info->procs = sandbox_nprocs(&rs->sb);
+	info->ephemeral = rs->ephemeral;
+	info->memory = p->memory;
+	info->pids = p->pids;
+	info->cpu_percent = p->cpu_percent;
+	info->timeout = p->timeout;
+	info->timeout_max = p->timeout_max;
+	info->stdout_cap = p->stdout_cap;
+	info->stderr_cap = p->stderr_cap;
+	info->workspace = p->workspace;
+	strlcpy(info->workspace_path, rs->sb.workspace,
+	    sizeof(info->workspace_path));
+}
+
+/* The fs rules of one policy, as the array sandbox_create takes. */
+static struct fs_rule_msg *
+runnerd_fs_rules(const char *policy, size_t *n)
+{
+	struct conf_fs_rule	*r;
+	struct fs_rule_msg	*rules = NULL;
+
+	*n = 0;
+	TAILQ_FOREACH(r, &runnerd_conf->fs_rules, entry) {
+		if (strcmp(r->m.policy, policy) != 0)
+			continue;
+		if ((rules = reallocarray(rules, *n + 1, sizeof(*rules))) ==
+		    NULL)
+			fatal("%s", __func__);
+		rules[(*n)++] = r->m;
+	}
+	return (rules);
+}
+
+static int
+runnerd_build(struct rsandbox *rs, struct conf_policy *pol, char *err,
+    size_t errlen)
+{
+	struct sandbox_spec	 spec;
+	struct fs_rule_msg	*rules;
+	int			 rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.id = rs->sb.id;
+	spec.policy = &pol->m;
+	spec.state_dir = runnerd_conf->global.state_dir;
+	spec.uid = rs->sb.uid;
+	spec.gid = rs->sb.uid;
+	spec.resolver = runnerd_conf->global.resolver.addr.v4;
+	spec.fs_rules = rules = runnerd_fs_rules(pol->m.name,
+	    &spec.nfs_rules);
+	rc = sandbox_create(&rs->sb, &spec, err, errlen);
+	free(rules);
+	return (rc);
+}
+
+static void
+runnerd_create(struct sbx_create_req *req, uint32_t peerid)
+{
+	struct rsandbox		*rs;
+	struct conf_policy	*pol;
+	struct sbx_info		 info;
+	const char		*name;
+	char			 err[256];
+
+	name = req->policy[0] != '\0' ? req->policy : CONF_DEFAULT_POLICY;
+	if ((pol = conf_policy_find(runnerd_conf, name)) == NULL) {
+		runnerd_result(peerid, req->corr, ENOENT, "no such policy: %s",
+		    name);
+		return;
+	}
+	if ((rs = calloc(1, sizeof(*rs))) == NULL)
+		fatal("%s", __func__);
+	runnerd_new_id(rs->sb.id);
+	TAILQ_INIT(&rs->execs);
+	if (uid_alloc(&runnerd_conf->global, &rs->sb.uid) == -1) {
+		free(rs);
+		runnerd_result(peerid, req->corr, EAGAIN,
+		    "no free sandbox uid in the configured range");
+		return;
+	}
+	if (runnerd_build(rs, pol, err, sizeof(err)) == -1) {
+		uid_free(&runnerd_conf->global, rs->sb.uid);
+		free(rs);
+		runnerd_result(peerid, req->corr, EIO, "create: %s", err);
+		return;
+	}
+	rs->owner = peerid;
+	rs->ephemeral = req->ephemeral;
+	rs->created = time(NULL);
+	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id, name,
+	    (unsigned int)rs->sb.uid);
+	runnerd_info(rs, &info);
+	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+	runnerd_result(peerid, req->corr, 0, "%s", rs->sb.id);
+}
+
+static void
+runnerd_destroy(struct rsandbox *rs)
+{
+	int	 keep = rs->failed && rs->sb.policy.keep_failed;
+
+	exec_kill_now(rs);
+	sandbox_destroy(&rs->sb, keep);
+	uid_free(&runnerd_conf->global, rs->sb.uid);
+	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	log_info("sandbox %s destroyed%s", rs->sb.id,
+	    keep ? ", workspace kept" : "");
+	free(rs);
+}
+
+static struct rsandbox *
+runnerd_lookup(struct sbx_id_req *req, uint32_t peerid)
+{
+	struct rsandbox	*rs;
+
+	if ((rs = runnerd_find(req->id)) == NULL)
+		runnerd_result(peerid, req->corr, ENOENT, "no such sandbox: %s",
+		    req->id);
+	return (rs);
+}
+
+static void
+runnerd_ps(struct ctl_request *req, uint32_t peerid)
+{
+	struct rsandbox	*rs;
+	struct sbx_info	 info;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes) {
+		runnerd_info(rs, &info);
+		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+	}
+	runnerd_result(peerid, req->corr, 0, "%s", "");
+}
+
+static void
+runnerd_client_gone(uint32_t peerid)
+{
+	struct rsandbox	*rs, *next;
+
+	exec_client_gone(peerid);
+	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
+		if (rs->ephemeral && rs->owner == peerid)
+			runnerd_destroy(rs);
+}
+
+/* From the master a malformed message means a bug or worse: stop. */
+#define RUN_GET(imsg, var) do {						\
+	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
+		fatalx("%s: bad length for imsg %u", __func__,		\
+		    imsg_get_type(imsg));				\
+} while (0)
+
+static void
+runnerd_check(int rc, const char *err)
+{
+	if (rc == -1)
+		fatalx("runnerd_dispatch_main: %s", err);
+}
+
+static void
+runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_id_req	 req;
+	struct sbx_info		 info;
+	struct rsandbox		*rs;
+	struct rexec		*e, *next;
+	char			 err[128];
+
+	RUN_GET(imsg, req);
+	runnerd_check(sbx_check_id_req(&req, err, sizeof(err)), err);
+	if ((rs = runnerd_lookup(&req, peerid)) == NULL)
+		return;
+	switch (imsg_get_type(imsg)) {
+	case IMSG_RUN_KILL:
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+			exec_abort(e, SBX_REASON_KILLED);
+		runnerd_result(peerid, req.corr, 0, "killed");
+		break;
+	case IMSG_RUN_DESTROY:
+		runnerd_destroy(rs);
+		runnerd_result(peerid, req.corr, 0, "destroyed");
+		break;
+	case IMSG_RUN_SHOW:
+		runnerd_info(rs, &info);
+		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+		runnerd_result(peerid, req.corr, 0, "%s", "");
+		break;
+	}
+}
+
+static void
+runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_file_req	 req;
+	struct rsandbox		*rs;
+	char			 err[128];
+	int			 fd;
+
+	RUN_GET(imsg, req);
+	fd = imsg_get_fd(imsg);
+	runnerd_check(sbx_check_file(&req, err, sizeof(err)), err);
+	if (fd == -1)
+		fatalx("%s: file request without an fd", __func__);
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&req, peerid)) == NULL) {
+		close(fd);
+		return;
+	}
+	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
+	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
 }
 
 static int
 runnerd_dispatch_main(struct imsg *imsg)
 {
-	return (-1);
+	struct sbx_create_req	 creq;
+	struct sbx_exec_req	*ereq;
+	struct ctl_request	 req;
+	struct rsandbox		*rs;
+	uint32_t		 peerid = imsg_get_peerid(imsg);
+	char			 err[128];
+
+	if (runnerd_conf == NULL)
+		fatalx("%s: request before any config", __func__);
+	switch (imsg_get_type(imsg)) {
+	case IMSG_RUN_CREATE:
+		RUN_GET(imsg, creq);
+		runnerd_check(sbx_check_create(&creq, err, sizeof(err)), err);
+		runnerd_create(&creq, peerid);
+		break;
+	case IMSG_RUN_EXEC:
+		if ((ereq = malloc(sizeof(*ereq))) == NULL)
+			fatal("%s", __func__);
+		RUN_GET(imsg, *ereq);
+		runnerd_check(sbx_check_exec(ereq, err, sizeof(err)), err);
+		if ((rs = runnerd_lookup((struct sbx_id_req *)ereq,
+		    peerid)) != NULL)
+			exec_start(rs, ereq, peerid);
+		free(ereq);
+		break;
+	case IMSG_RUN_KILL:
+	case IMSG_RUN_DESTROY:
+	case IMSG_RUN_SHOW:
+		runnerd_dispatch_id(imsg, peerid);
+		break;
+	case IMSG_RUN_PS:
+		RUN_GET(imsg, req);
+		runnerd_check(sbx_check_corr(req.corr, sizeof(req.corr)),
+		    "malformed ps request");
+		runnerd_ps(&req, peerid);
+		break;
+	case IMSG_RUN_PUT:
+	case IMSG_RUN_GET:
+		runnerd_dispatch_file(imsg, peerid);
+		break;
+	case IMSG_RUN_CLIENT_GONE:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad IMSG_RUN_CLIENT_GONE", __func__);
+		runnerd_client_gone(peerid);
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+runnerd_sigchld(int sig, short event, void *arg)
+{
+	exec_reap();
+	files_reap();
+}
+
+static void
+runnerd_init(void)
+{
+	signal_set(&ev_sigchld, SIGCHLD, runnerd_sigchld, NULL);
+	signal_add(&ev_sigchld, NULL);
+}
+
+static void
+runnerd_conf_apply(struct sandboxd_conf *conf)
+{
+	/* Whatever a previous runnerd left behind goes first. */
+	if (mkdir(conf->global.state_dir, 0700) == -1 && errno != EEXIST)
+		fatal("%s: %s", __func__, conf->global.state_dir);
+	if (runnerd_conf == NULL)
+		sandbox_reconcile(conf->global.state_dir);
+	else
+		conf_free(runnerd_conf);
+	runnerd_conf = conf;
+	uid_reset(&conf->global);
 }
 
 static const struct child_ops runnerd_ops = {
 	.name = "runnerd",
+	.fdpass = 1,
+	.init = runnerd_init,
 	.conf_apply = runnerd_conf_apply,
 	.dispatch_main = runnerd_dispatch_main,
 };

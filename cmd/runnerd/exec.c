@@ -1,0 +1,477 @@
+/*
+ * One command run inside a sandbox: its output streamed line by line
+ * under per-stream caps, its timeout, the abort sequence and its result.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "log.h"
+#include "runnerd.h"
+#include "sbx_msg.h"
+
+static void	exec_read(int, short, void *);
+static void	exec_finish(struct rexec *);
+static void	exec_done(struct rexec *);
+
+static const char *const exec_default_env[] = {
+	"PATH=/usr/local/bin:/usr/bin:/bin",
+	"HOME=/workspace",
+	"USER=sandbox",
+	"LOGNAME=sandbox",
+	"SHELL=/bin/sh",
+	"TMPDIR=/tmp",
+	"LANG=C.UTF-8",
+	NULL
+};
+
+int
+exec_count(struct rsandbox *rs)
+{
+	struct rexec	*e;
+	int		 n = 0;
+
+	TAILQ_FOREACH(e, &rs->execs, entry)
+		n++;
+	return (n);
+}
+
+/* The defaults, then the request's own K=V, later ones winning. */
+static char **
+exec_env(char **req_env)
+{
+	char		**env;
+	size_t		 n = 0, i, j, klen;
+
+	for (i = 0; exec_default_env[i] != NULL; i++)
+		;
+	for (j = 0; req_env[j] != NULL; j++)
+		;
+	if ((env = calloc(i + j + 1, sizeof(*env))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; exec_default_env[i] != NULL; i++)
+		env[n++] = (char *)exec_default_env[i];
+	for (j = 0; req_env[j] != NULL; j++) {
+		klen = strcspn(req_env[j], "=") + 1;
+		for (i = 0; i < n; i++)
+			if (strncmp(env[i], req_env[j], klen) == 0)
+				break;
+		env[i] = req_env[j];
+		if (i == n)
+			n++;
+	}
+	env[n] = NULL;
+	return (env);
+}
+
+static void
+exec_stream_init(struct rexec *e, int i, int fd, uint64_t cap)
+{
+	struct rstream	*s = &e->out[i];
+
+	s->fd = fd;
+	s->open = 1;
+	s->which = i == 0 ? SBX_STDOUT : SBX_STDERR;
+	s->cap = cap;
+	event_set(&s->ev, fd, EV_READ | EV_PERSIST, exec_read, e);
+	event_add(&s->ev, NULL);
+}
+
+static void
+exec_send(struct rexec *e, struct rstream *s, size_t len)
+{
+	struct sbx_output_hdr	 hdr;
+	struct ibuf		*b;
+
+	if (len == 0)
+		return;
+	if (e->peerid != 0) {
+		memset(&hdr, 0, sizeof(hdr));
+		strlcpy(hdr.id, e->rs->sb.id, sizeof(hdr.id));
+		hdr.exec_id = e->id;
+		hdr.stream = s->which;
+		hdr.len = len;
+		if ((b = imsg_create(&child_iev_main()->ibuf, IMSG_CTL_OUTPUT,
+		    e->peerid, 0, sizeof(hdr) + len)) == NULL ||
+		    imsg_add(b, &hdr, sizeof(hdr)) == -1 ||
+		    imsg_add(b, s->buf, len) == -1)
+			fatal("%s", __func__);
+		imsg_close(&child_iev_main()->ibuf, b);
+		imsgev_add(child_iev_main());
+	}
+	memmove(s->buf, s->buf + len, s->len - len);
+	s->len -= len;
+}
+
+/* Send every whole line held; a full buffer goes as it is. */
+static void
+exec_flush_lines(struct rexec *e, struct rstream *s, int all)
+{
+	char	*nl;
+
+	if (all || s->len == sizeof(s->buf)) {
+		exec_send(e, s, s->len);
+		return;
+	}
+	nl = memrchr(s->buf, '\n', s->len);
+	if (nl != NULL)
+		exec_send(e, s, nl - s->buf + 1);
+}
+
+/* Keep what fits under the cap; past it, count and drop. */
+static void
+exec_take(struct rexec *e, struct rstream *s, const char *data, size_t n)
+{
+	size_t	 take, room;
+
+	s->produced += n;
+	while (n > 0 && s->kept < s->cap) {
+		room = sizeof(s->buf) - s->len;
+		take = n < room ? n : room;
+		if (take > s->cap - s->kept)
+			take = s->cap - s->kept;
+		memcpy(s->buf + s->len, data, take);
+		s->len += take;
+		s->kept += take;
+		data += take;
+		n -= take;
+		exec_flush_lines(e, s, s->kept == s->cap);
+	}
+}
+
+static void
+exec_stream_close(struct rexec *e, struct rstream *s)
+{
+	if (!s->open)
+		return;
+	exec_flush_lines(e, s, 1);
+	event_del(&s->ev);
+	close(s->fd);
+	s->open = 0;
+}
+
+static void
+exec_read(int fd, short event, void *arg)
+{
+	struct rexec	*e = arg;
+	struct rstream	*s = fd == e->out[0].fd ? &e->out[0] : &e->out[1];
+	char		 buf[EXEC_READ_SIZE];
+	ssize_t		 n;
+
+	n = read(fd, buf, sizeof(buf));
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		exec_stream_close(e, s);
+		if (e->exited && !e->out[0].open && !e->out[1].open) {
+			evtimer_del(&e->ev_drain);
+			exec_done(e);
+		}
+		return;
+	}
+	exec_take(e, s, buf, n);
+}
+
+static uint32_t
+exec_reason(struct rexec *e)
+{
+	int	 sig;
+
+	if (e->reason != 0)
+		return (e->reason);
+	if (!WIFSIGNALED(e->wstatus))
+		return (SBX_REASON_EXIT);
+	sig = WTERMSIG(e->wstatus);
+	if (sig == SIGXFSZ || sig == SIGXCPU ||
+	    (sig == SIGKILL && sandbox_oom_killed(&e->rs->sb)))
+		return (SBX_REASON_LIMIT);
+	return (SBX_REASON_EXIT);
+}
+
+static void
+exec_free(struct rexec *e)
+{
+	int	 i;
+
+	for (i = 0; i < 2; i++)
+		exec_stream_close(e, &e->out[i]);
+	evtimer_del(&e->ev_timeout);
+	evtimer_del(&e->ev_abort);
+	evtimer_del(&e->ev_drain);
+	TAILQ_REMOVE(&e->rs->execs, e, entry);
+	free(e);
+}
+
+static void
+exec_finish(struct rexec *e)
+{
+	struct sbx_exec_result	 res;
+	struct timespec		 now;
+	int			 i;
+
+	for (i = 0; i < 2; i++)
+		exec_stream_close(e, &e->out[i]);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	memset(&res, 0, sizeof(res));
+	strlcpy(res.id, e->rs->sb.id, sizeof(res.id));
+	res.exec_id = e->id;
+	res.status = WIFEXITED(e->wstatus) ? WEXITSTATUS(e->wstatus) : -1;
+	res.signal = WIFSIGNALED(e->wstatus) ? WTERMSIG(e->wstatus) : 0;
+	res.reason = exec_reason(e);
+	res.duration_us = (now.tv_sec - e->start.tv_sec) * 1000000LL +
+	    (now.tv_nsec - e->start.tv_nsec) / 1000;
+	res.bytes_stdout = e->out[0].produced;
+	res.bytes_stderr = e->out[1].produced;
+	res.truncated_stdout = e->out[0].produced > e->out[0].kept;
+	res.truncated_stderr = e->out[1].produced > e->out[1].kept;
+	if (res.reason != SBX_REASON_EXIT || res.status != 0)
+		e->rs->failed = 1;
+	log_setcorr(e->corr);
+	log_info("sandbox %s exec %u: %s, status %d, signal %d, %llu us",
+	    e->rs->sb.id, e->id, sbx_reason_name(res.reason), res.status,
+	    res.signal, (unsigned long long)res.duration_us);
+	log_setcorr(NULL);
+	runnerd_reply(IMSG_CTL_EXEC_RESULT, e->peerid, &res, sizeof(res));
+	exec_free(e);
+}
+
+/*
+ * During an abort the result waits for the SIGKILL step, so that when
+ * the caller hears of the end nothing of the sandbox is left running.
+ */
+static void
+exec_done(struct rexec *e)
+{
+	if (e->abort == ABORT_TERM) {
+		e->finish_pending = 1;
+		return;
+	}
+	exec_finish(e);
+}
+
+/* The main process is gone; give the pipes a moment to drain. */
+static void
+exec_drain_timeout(int fd, short event, void *arg)
+{
+	exec_done(arg);
+}
+
+static void
+exec_exited(struct rexec *e, int wstatus)
+{
+	struct timeval	 tv = { 0, EXEC_DRAIN_MS * 1000 };
+
+	e->exited = 1;
+	e->wstatus = wstatus;
+	evtimer_del(&e->ev_timeout);
+	if (!e->out[0].open && !e->out[1].open) {
+		exec_done(e);
+		return;
+	}
+	evtimer_add(&e->ev_drain, &tv);
+}
+
+void
+exec_reap(void)
+{
+	struct rsandbox	*rs;
+	struct rexec	*e, *next;
+	int		 wstatus;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+			if (!e->exited &&
+			    waitpid(e->pid, &wstatus, WNOHANG) == e->pid)
+				exec_exited(e, wstatus);
+}
+
+/* The abort sequence: SIGTERM, a grace period, then SIGKILL. */
+static void
+exec_abort_step(int fd, short event, void *arg)
+{
+	struct rexec	*e = arg;
+	struct timeval	 tv;
+
+	switch (e->abort) {
+	case ABORT_NONE:
+		e->abort = ABORT_TERM;
+		sandbox_signal_all(&e->rs->sb, SIGTERM);
+		tv.tv_sec = e->rs->sb.policy.grace_ms / 1000;
+		tv.tv_usec = (e->rs->sb.policy.grace_ms % 1000) * 1000;
+		evtimer_add(&e->ev_abort, &tv);
+		break;
+	case ABORT_TERM:
+		e->abort = ABORT_KILL;
+		sandbox_signal_all(&e->rs->sb, SIGKILL);
+		if (e->finish_pending)
+			exec_finish(e);
+		break;
+	case ABORT_KILL:
+		break;
+	}
+}
+
+void
+exec_abort(struct rexec *e, uint32_t reason)
+{
+	if (e->exited || e->abort != ABORT_NONE)
+		return;
+	e->reason = reason;
+	log_setcorr(e->corr);
+	log_info("sandbox %s exec %u: aborting (%s)", e->rs->sb.id, e->id,
+	    sbx_reason_name(reason));
+	log_setcorr(NULL);
+	exec_abort_step(-1, 0, e);
+}
+
+static void
+exec_timeout(int fd, short event, void *arg)
+{
+	exec_abort(arg, SBX_REASON_TIMEOUT);
+}
+
+static int
+exec_timeout_for(struct rsandbox *rs, struct sbx_exec_req *req,
+    uint32_t peerid)
+{
+	const struct policy_msg	*p = &rs->sb.policy;
+
+	if (req->timeout == 0)
+		return (p->timeout);
+	if (req->timeout > p->timeout_max) {
+		runnerd_result(peerid, req->corr, EINVAL, "timeout %us exceeds "
+		    "the policy's maximum of %us", req->timeout,
+		    p->timeout_max);
+		return (-1);
+	}
+	return (req->timeout);
+}
+
+static int
+exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
+    size_t errlen)
+{
+	struct sandbox_exec_spec	 spec;
+	char				*argv[SBX_EXEC_MAX_ARGS + 1];
+	char				*envp[SBX_EXEC_MAX_ARGS + 1];
+	char				**env;
+	int				 po[2], pe[2];
+
+	if (pipe2(po, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return (-1);
+	}
+	if (pipe2(pe, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(po[0]);
+		close(po[1]);
+		return (-1);
+	}
+	sbx_exec_unpack(req, argv, envp);
+	env = exec_env(envp);
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = argv;
+	spec.envp = env;
+	spec.cwd = req->cwd[0] != '\0' ? req->cwd : NULL;
+	spec.fd_stdin = -1;
+	spec.fd_stdout = po[1];
+	spec.fd_stderr = pe[1];
+	spec.fd_extra = -1;
+	e->pid = sandbox_spawn(&e->rs->sb, &spec, err, errlen);
+	free(env);
+	close(po[1]);
+	close(pe[1]);
+	if (e->pid == -1) {
+		close(po[0]);
+		close(pe[0]);
+		return (-1);
+	}
+	fcntl(po[0], F_SETFL, O_NONBLOCK);
+	fcntl(pe[0], F_SETFL, O_NONBLOCK);
+	exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
+	exec_stream_init(e, 1, pe[0], e->rs->sb.policy.stderr_cap);
+	return (0);
+}
+
+void
+exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
+{
+	struct sbx_exec_start	 st;
+	struct rexec		*e;
+	struct timeval		 tv;
+	char			 err[256];
+	int			 timeout;
+
+	if ((timeout = exec_timeout_for(rs, req, peerid)) == -1)
+		return;
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		fatal("%s", __func__);
+	e->rs = rs;
+	e->id = ++rs->next_exec;
+	e->peerid = peerid;
+	e->timeout = timeout;
+	strlcpy(e->corr, req->corr, sizeof(e->corr));
+	evtimer_set(&e->ev_timeout, exec_timeout, e);
+	evtimer_set(&e->ev_abort, exec_abort_step, e);
+	evtimer_set(&e->ev_drain, exec_drain_timeout, e);
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	if (exec_spawn(e, req, err, sizeof(err)) == -1) {
+		free(e);
+		runnerd_result(peerid, req->corr, ENOEXEC, "%s", err);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
+	tv.tv_sec = timeout;
+	tv.tv_usec = 0;
+	evtimer_add(&e->ev_timeout, &tv);
+	memset(&st, 0, sizeof(st));
+	strlcpy(st.id, rs->sb.id, sizeof(st.id));
+	st.exec_id = e->id;
+	st.pid = e->pid;
+	st.timeout = timeout;
+	runnerd_reply(IMSG_CTL_EXEC_START, peerid, &st, sizeof(st));
+}
+
+/* Destroy: no grace.  pid 1's death takes the rest; reap ours. */
+void
+exec_kill_now(struct rsandbox *rs)
+{
+	struct rexec	*e, *next;
+	int		 wstatus;
+
+	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+		if (e->reason == 0)
+			e->reason = SBX_REASON_KILLED;
+		if (!e->exited) {
+			kill(e->pid, SIGKILL);
+			if (waitpid(e->pid, &wstatus, 0) == e->pid)
+				e->wstatus = wstatus;
+			e->exited = 1;
+		}
+		exec_finish(e);
+	}
+}
+
+/* Nobody reads the output any more: abort what that client ran. */
+void
+exec_client_gone(uint32_t peerid)
+{
+	struct rsandbox	*rs;
+	struct rexec	*e, *next;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+			if (e->peerid == peerid) {
+				e->peerid = 0;
+				exec_abort(e, SBX_REASON_KILLED);
+			}
+}

@@ -1,0 +1,98 @@
+/* runnerd: shared state between its files. */
+#ifndef RUNNERD_H
+#define RUNNERD_H
+
+#include <sys/tree.h>
+#include <event.h>
+#include <time.h>
+
+#include "conf.h"
+#include "imsgev.h"
+#include "sandbox.h"
+#include "sandboxd_imsg.h"
+
+#define EXEC_DRAIN_MS		100	/* output still open after exit */
+#define EXEC_READ_SIZE		65536
+
+struct rsandbox;
+
+struct rstream {
+	int		 fd;
+	struct event	 ev;
+	int		 open;
+	uint32_t	 which;		/* enum sbx_stream */
+	uint64_t	 cap;
+	uint64_t	 produced;	/* everything read */
+	uint64_t	 kept;		/* within the cap */
+	size_t		 len;		/* bytes held in buf */
+	char		 buf[SBX_OUTPUT_MAX];
+};
+
+enum abort_stage {
+	ABORT_NONE = 0,
+	ABORT_TERM,		/* SIGTERM sent, grace running */
+	ABORT_KILL		/* SIGKILL sent */
+};
+
+struct rexec {
+	TAILQ_ENTRY(rexec)	 entry;
+	struct rsandbox		*rs;
+	uint32_t		 id;
+	uint32_t		 peerid;	/* 0: nobody listens */
+	char			 corr[CORR_ID_SIZE];
+	pid_t			 pid;
+	int			 exited;
+	int			 wstatus;
+	struct timespec		 start;
+	uint32_t		 timeout;
+	struct rstream		 out[2];	/* stdout, stderr */
+	struct event		 ev_timeout;
+	struct event		 ev_abort;
+	struct event		 ev_drain;
+	enum abort_stage	 abort;
+	uint32_t		 reason;	/* set by an abort */
+	int			 finish_pending;	/* until SIGKILL */
+};
+
+struct rsandbox {
+	RB_ENTRY(rsandbox)	 entry;
+	struct sandbox		 sb;
+	uint32_t		 owner;		/* peerid of its creator */
+	int			 ephemeral;
+	int			 failed;	/* an exec failed: keep-failed */
+	time_t			 created;
+	uint32_t		 next_exec;
+	TAILQ_HEAD(, rexec)	 execs;
+};
+
+RB_HEAD(rsandbox_tree, rsandbox);
+RB_PROTOTYPE(rsandbox_tree, rsandbox, entry, rsandbox_cmp);
+
+extern struct rsandbox_tree	 rsandboxes;
+extern struct sandboxd_conf	*runnerd_conf;
+
+/* runnerd.c */
+void	 runnerd_reply(uint32_t, uint32_t, const void *, size_t);
+void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
+	    __attribute__((format(printf, 4, 5)));
+struct rsandbox *runnerd_find(const char *);
+
+/* exec.c */
+void	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
+void	 exec_abort(struct rexec *, uint32_t);
+void	 exec_reap(void);
+void	 exec_kill_now(struct rsandbox *);
+void	 exec_client_gone(uint32_t);
+int	 exec_count(struct rsandbox *);
+
+/* files.c */
+void	 files_start(struct rsandbox *, struct sbx_file_req *, int, int,
+	    uint32_t);
+void	 files_reap(void);
+
+/* uid.c */
+void	 uid_reset(const struct conf_global_msg *);
+int	 uid_alloc(const struct conf_global_msg *, uid_t *);
+void	 uid_free(const struct conf_global_msg *, uid_t);
+
+#endif
