@@ -1,8 +1,16 @@
 /* Printing replies: a table for people, JSON lines with -j. */
 #include <cap-ng.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sbx_msg.h"
+
+#include <err.h>
 
 #include "sandboxctl.h"
 
@@ -132,23 +140,211 @@ show_proc_status(const struct ctl_proc_status *ps)
 	    state_name(ps->state), caps);
 }
 
-int
-show_result(const struct ctl_result *res, const char *corr)
+static void
+json_emit(json_t *o)
 {
-	json_t	*o;
+	if (o == NULL)
+		return;
+	json_dumpf(o, stdout, JSON_COMPACT);
+	putchar('\n');
+	fflush(stdout);
+	json_decref(o);
+}
 
-	if (json) {
-		o = json_pack("{s:s, s:b, s:i, s:s, s:s}", "event", "result",
-		    "ok", res->error == 0, "error", res->error, "message",
-		    res->msg, "corr", res->corr[0] ? res->corr : corr);
-		if (o != NULL) {
-			json_dumpf(o, stdout, JSON_COMPACT);
-			putchar('\n');
-			json_decref(o);
-		}
-	} else if (res->error != 0)
+int
+show_result(const struct ctl_result *res)
+{
+	if (json)
+		json_emit(json_pack("{s:s, s:b, s:i, s:s, s:s}", "event",
+		    "result", "ok", res->error == 0, "error", res->error,
+		    "message", res->msg, "corr", res->corr));
+	else if (res->error != 0)
 		fprintf(stderr, "sandboxctl: %s\n", res->msg);
-	else if (res->msg[0] != '\0')
+	else if (res->msg[0] != '\0' && !ctl_last.have_sandbox &&
+	    !ctl_last.ps)
 		printf("%s\n", res->msg);
 	return (res->error == 0 ? 0 : 1);
+}
+
+void
+show_ps_header(void)
+{
+	if (!json)
+		printf("%-16s %-12s %8s %8s %5s %5s %8s\n", "ID", "POLICY",
+		    "UID", "PID", "EXECS", "PROCS", "AGE");
+}
+
+static json_t *
+sandbox_json(const struct sbx_info *si, const char *event)
+{
+	return (json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:b, "
+	    "s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
+	    "event", event, "id", si->id, "policy", si->policy,
+	    "uid", (json_int_t)si->uid, "pid", si->init_pid,
+	    "created", (json_int_t)si->created,
+	    "execs", (json_int_t)si->execs, "procs", (json_int_t)si->procs,
+	    "ephemeral", si->ephemeral, "memory", (json_int_t)si->memory,
+	    "pids", (json_int_t)si->pids,
+	    "cpu_percent", (json_int_t)si->cpu_percent,
+	    "timeout", (json_int_t)si->timeout,
+	    "timeout_max", (json_int_t)si->timeout_max,
+	    "stdout_cap", (json_int_t)si->stdout_cap,
+	    "stderr_cap", (json_int_t)si->stderr_cap,
+	    "workspace", (json_int_t)si->workspace,
+	    "workspace_path", si->workspace_path));
+}
+
+static void
+show_sandbox_long(const struct sbx_info *si)
+{
+	printf("id:             %s\npolicy:         %s\n"
+	    "uid:            %u\npid:            %d\n"
+	    "execs:          %u\nprocesses:      %u\n"
+	    "memory:         %llu\npids:           %u\n"
+	    "cpu:            %u%%\ntimeout:        %us (max %us)\n"
+	    "stdout cap:     %llu\nstderr cap:     %llu\n"
+	    "workspace:      %s (%llu bytes)\n",
+	    si->id, si->policy, si->uid, si->init_pid, si->execs,
+	    si->procs, (unsigned long long)si->memory, si->pids,
+	    si->cpu_percent, si->timeout, si->timeout_max,
+	    (unsigned long long)si->stdout_cap,
+	    (unsigned long long)si->stderr_cap, si->workspace_path,
+	    (unsigned long long)si->workspace);
+}
+
+void
+show_sandbox(const struct sbx_info *si, const char *event)
+{
+	if (json) {
+		json_emit(sandbox_json(si, event != NULL ? event : "sandbox"));
+		return;
+	}
+	if (ctl_last.ps)
+		printf("%-16s %-12s %8u %8d %5u %5u %7llds\n", si->id,
+		    si->policy, si->uid, si->init_pid, si->execs, si->procs,
+		    (long long)(time(NULL) - si->created));
+	else if (event != NULL && strcmp(event, "sandbox") == 0)
+		show_sandbox_long(si);
+}
+
+void
+show_event_id(const char *event, const char *id)
+{
+	if (json)
+		json_emit(json_pack("{s:s, s:s}", "event", event, "id", id));
+}
+
+void
+show_exec_start(const struct sbx_exec_start *st)
+{
+	if (json)
+		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:I}", "event",
+		    "exec.start", "id", st->id, "exec", (json_int_t)st->exec_id,
+		    "pid", st->pid, "timeout", (json_int_t)st->timeout));
+}
+
+/* JSON strings are UTF-8: each invalid byte becomes U+FFFD. */
+static char *
+utf8_clean(const char *s, size_t len, size_t *outlen)
+{
+	char	*out, *o;
+	size_t	 i, n, k;
+	unsigned char c;
+
+	if ((out = o = malloc(len * 3 + 1)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < len; i += n) {
+		c = s[i];
+		n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
+		    (c >> 3) == 30 ? 4 : 0;
+		for (k = 1; n > 1 && k < n; k++)
+			if (i + k >= len || ((unsigned char)s[i + k] >> 6) != 2)
+				n = 0;
+		if (n == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			n = 1;
+			continue;
+		}
+		memcpy(o, s + i, n);
+		o += n;
+	}
+	*outlen = o - out;
+	return (out);
+}
+
+static void
+show_line(const struct sbx_output_hdr *h, const char *line, size_t len)
+{
+	char	*clean;
+	size_t	 clen;
+
+	clean = utf8_clean(line, len, &clen);
+	json_emit(json_pack("{s:s, s:s, s:I, s:s, s:s%}", "event", "log.line",
+	    "id", h->id, "exec", (json_int_t)h->exec_id, "stream",
+	    h->stream == SBX_STDOUT ? "stdout" : "stderr", "line", clean,
+	    clen));
+	free(clean);
+}
+
+void
+show_output(const struct sbx_output_hdr *h, const char *data)
+{
+	const char	*nl;
+	size_t		 left = h->len;
+
+	if (!json) {
+		fflush(stdout);
+		if (write(h->stream == SBX_STDOUT ? STDOUT_FILENO :
+		    STDERR_FILENO, data, h->len) == -1)
+			err(1, "write");
+		return;
+	}
+	while (left > 0) {
+		if ((nl = memchr(data, '\n', left)) == NULL) {
+			show_line(h, data, left);
+			break;
+		}
+		show_line(h, data, nl - data);
+		left -= nl - data + 1;
+		data = nl + 1;
+	}
+}
+
+/* The command's own status; 124 on timeout; 128+N on signal N. */
+int
+show_exec_result(const struct sbx_exec_result *r)
+{
+	int	 rc;
+
+	if (r->reason == SBX_REASON_TIMEOUT)
+		rc = 124;
+	else if (r->signal != 0)
+		rc = 128 + r->signal;
+	else
+		rc = r->status;
+	if (json)
+		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:i, s:s, s:I, "
+		    "s:I, s:I, s:b, s:b, s:b, s:i}", "event", "exec.complete",
+		    "id", r->id, "exec", (json_int_t)r->exec_id, "status",
+		    r->status, "signal", r->signal, "reason",
+		    sbx_reason_name(r->reason),
+		    "duration_us", (json_int_t)r->duration_us,
+		    "bytes_stdout", (json_int_t)r->bytes_stdout,
+		    "bytes_stderr", (json_int_t)r->bytes_stderr,
+		    "truncated", r->truncated_stdout || r->truncated_stderr,
+		    "truncated_stdout", r->truncated_stdout,
+		    "truncated_stderr", r->truncated_stderr, "exit", rc));
+	else if (r->reason != SBX_REASON_EXIT ||
+	    r->truncated_stdout || r->truncated_stderr)
+		fprintf(stderr, "sandboxctl: %s%s%s\n",
+		    sbx_reason_name(r->reason),
+		    r->signal ? ", signal " : "",
+		    r->signal ? strsignal(r->signal) : "");
+	if (!json && (r->truncated_stdout || r->truncated_stderr))
+		fprintf(stderr, "sandboxctl: output truncated (stdout %llu "
+		    "bytes, stderr %llu bytes produced)\n",
+		    (unsigned long long)r->bytes_stdout,
+		    (unsigned long long)r->bytes_stderr);
+	return (rc);
 }

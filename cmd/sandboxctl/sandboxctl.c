@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "imsg.h"
 #include "sandboxctl.h"
 
-int	 json;
+int		 json;
+struct ctl_last	 ctl_last;
 
 __attribute__((noreturn))
 static void
@@ -22,8 +22,13 @@ usage(void)
 	extern char	*__progname;
 
 	fprintf(stderr, "usage: %s [-j] [-s socket] command [arg ...]\n"
-	    "commands: status, reload, log verbose | log brief\n",
-	    __progname);
+	    "commands:\n"
+	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
+	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
+	    "\tcreate [-p policy]\n"
+	    "\texec [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
+	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
+	    "\tput id local remote\n\tget id remote local\n", __progname);
 	exit(1);
 }
 
@@ -51,34 +56,93 @@ ctl_connect(const char *path)
 	err(1, "connect %s", path);
 }
 
-static void
-ctl_send(struct imsgbuf *ibuf, uint32_t type, int arg, char *corr)
+void
+ctl_corr(char *corr)
 {
-	struct ctl_request	 req;
-	unsigned char		 rnd[16];
-	size_t			 i;
+	unsigned char	 rnd[16];
+	size_t		 i;
 
-	memset(&req, 0, sizeof(req));
 	arc4random_buf(rnd, sizeof(rnd));
 	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(req.corr + 2 * i, 3, "%02x", rnd[i]);
-	strlcpy(corr, req.corr, CORR_ID_SIZE);
-	req.arg = arg;
-	if (imsg_compose(ibuf, type, 0, 0, -1, &req, sizeof(req)) == -1)
+		snprintf(corr + 2 * i, 3, "%02x", rnd[i]);
+}
+
+void
+ctl_request(struct imsgbuf *ibuf, uint32_t type, int fd, const void *data,
+    size_t len)
+{
+	if (imsg_compose(ibuf, type, 0, 0, fd, data, len) == -1)
 		err(1, "compose request");
 	/* A refused client may find the refusal waiting: read it. */
 	if (imsg_flush(ibuf) == -1 && errno != EPIPE && errno != ECONNRESET)
 		err(1, "send request");
 }
 
-/* Read replies until IMSG_CTL_RESULT; returns the exit status. */
+/* Exactly the payload, or we stop: the daemon does not send junk. */
+#define REPLY_GET(imsg, var) do {					\
+	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
+		errx(1, "malformed reply %u", imsg_get_type(imsg));	\
+} while (0)
+
+static void
+ctl_output(struct imsg *imsg)
+{
+	struct sbx_output_hdr	 hdr;
+	size_t			 len = imsg_get_len(imsg);
+
+	if (len < sizeof(hdr))
+		errx(1, "malformed output");
+	memcpy(&hdr, imsg->data, sizeof(hdr));
+	if (hdr.len != len - sizeof(hdr))
+		errx(1, "malformed output");
+	show_output(&hdr, (const char *)imsg->data + sizeof(hdr));
+}
+
+/* Returns 1 when the reply ends the request, with *rc set. */
 static int
-ctl_replies(struct imsgbuf *ibuf, const char *corr)
+ctl_reply(struct imsg *imsg, int *rc)
 {
 	struct ctl_proc_status	 ps;
 	struct ctl_result	 res;
-	struct imsg		 imsg;
-	ssize_t			 n;
+	struct sbx_exec_start	 st;
+	struct sbx_exec_result	 er;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_CTL_PROC_STATUS:
+		REPLY_GET(imsg, ps);
+		show_proc_status(&ps);
+		return (0);
+	case IMSG_CTL_SANDBOX:
+		REPLY_GET(imsg, ctl_last.sandbox);
+		ctl_last.have_sandbox = 1;
+		show_sandbox(&ctl_last.sandbox, ctl_last.sandbox_event);
+		return (0);
+	case IMSG_CTL_EXEC_START:
+		REPLY_GET(imsg, st);
+		show_exec_start(&st);
+		return (0);
+	case IMSG_CTL_OUTPUT:
+		ctl_output(imsg);
+		return (0);
+	case IMSG_CTL_EXEC_RESULT:
+		REPLY_GET(imsg, er);
+		*rc = show_exec_result(&er);
+		return (1);
+	case IMSG_CTL_RESULT:
+		REPLY_GET(imsg, res);
+		ctl_last.error = res.error;
+		*rc = show_result(&res);
+		return (1);
+	}
+	errx(1, "unexpected reply type %u", imsg_get_type(imsg));
+}
+
+int
+ctl_replies(struct imsgbuf *ibuf)
+{
+	struct imsg	 imsg;
+	ssize_t		 n;
+	int		 rc = 1, done;
 
 	for (;;) {
 		while ((n = imsg_get(ibuf, &imsg)) == 0) {
@@ -90,28 +154,59 @@ ctl_replies(struct imsgbuf *ibuf, const char *corr)
 		}
 		if (n == -1)
 			err(1, "malformed reply");
-		switch (imsg_get_type(&imsg)) {
-		case IMSG_CTL_PROC_STATUS:
-			if (imsg_get_data(&imsg, &ps, sizeof(ps)) == -1)
-				errx(1, "malformed status reply");
-			ps.name[sizeof(ps.name) - 1] = '\0';
-			ps.user[sizeof(ps.user) - 1] = '\0';
-			ps.root[sizeof(ps.root) - 1] = '\0';
-			show_proc_status(&ps);
-			break;
-		case IMSG_CTL_RESULT:
-			if (imsg_get_data(&imsg, &res, sizeof(res)) == -1)
-				errx(1, "malformed result");
-			res.msg[sizeof(res.msg) - 1] = '\0';
-			res.corr[sizeof(res.corr) - 1] = '\0';
-			imsg_free(&imsg);
-			return (show_result(&res, corr));
-		default:
-			errx(1, "unexpected reply type %u",
-			    imsg_get_type(&imsg));
-		}
+		done = ctl_reply(&imsg, &rc);
 		imsg_free(&imsg);
+		if (done)
+			return (rc);
 	}
+}
+
+static int
+cmd_simple(struct imsgbuf *ibuf, uint32_t type, int arg)
+{
+	struct ctl_request	 req;
+
+	memset(&req, 0, sizeof(req));
+	ctl_corr(req.corr);
+	req.arg = arg;
+	if (type == IMSG_CTL_STATUS)
+		show_status_header();
+	ctl_request(ibuf, type, -1, &req, sizeof(req));
+	return (ctl_replies(ibuf));
+}
+
+static int
+ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	const char	*cmd = argv[0];
+
+	if (strcmp(cmd, "status") == 0 && argc == 1)
+		return (cmd_simple(ibuf, IMSG_CTL_STATUS, 0));
+	if (strcmp(cmd, "reload") == 0 && argc == 1)
+		return (cmd_simple(ibuf, IMSG_CTL_RELOAD, 0));
+	if (strcmp(cmd, "log") == 0 && argc == 2 &&
+	    (strcmp(argv[1], "verbose") == 0 || strcmp(argv[1], "brief") == 0))
+		return (cmd_simple(ibuf, IMSG_CTL_LOG_VERBOSE,
+		    strcmp(argv[1], "verbose") == 0));
+	if (strcmp(cmd, "run") == 0)
+		return (cmd_run(ibuf, argc, argv));
+	if (strcmp(cmd, "create") == 0)
+		return (cmd_create(ibuf, argc, argv));
+	if (strcmp(cmd, "exec") == 0)
+		return (cmd_exec(ibuf, argc, argv));
+	if (strcmp(cmd, "kill") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_KILL, argc, argv));
+	if (strcmp(cmd, "destroy") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_DESTROY, argc, argv));
+	if (strcmp(cmd, "show") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_SHOW, argc, argv));
+	if (strcmp(cmd, "ps") == 0 && argc == 1)
+		return (cmd_ps(ibuf, argc, argv));
+	if (strcmp(cmd, "put") == 0)
+		return (cmd_put(ibuf, argc, argv));
+	if (strcmp(cmd, "get") == 0)
+		return (cmd_get(ibuf, argc, argv));
+	usage();
 }
 
 int
@@ -119,11 +214,9 @@ main(int argc, char *argv[])
 {
 	struct imsgbuf	 ibuf;
 	const char	*sock = CONF_DEFAULT_SOCKET;
-	char		 corr[CORR_ID_SIZE];
-	uint32_t	 type;
-	int		 ch, arg = 0;
+	int		 ch;
 
-	while ((ch = getopt(argc, argv, "js:")) != -1) {
+	while ((ch = getopt(argc, argv, "+js:")) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -137,19 +230,9 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc == 1 && strcmp(argv[0], "status") == 0)
-		type = IMSG_CTL_STATUS;
-	else if (argc == 1 && strcmp(argv[0], "reload") == 0)
-		type = IMSG_CTL_RELOAD;
-	else if (argc == 2 && strcmp(argv[0], "log") == 0 &&
-	    (strcmp(argv[1], "verbose") == 0 || strcmp(argv[1], "brief") == 0)) {
-		type = IMSG_CTL_LOG_VERBOSE;
-		arg = strcmp(argv[1], "verbose") == 0;
-	} else
+	if (argc < 1)
 		usage();
 	imsg_init(&ibuf, ctl_connect(sock));
-	if (type == IMSG_CTL_STATUS)
-		show_status_header();
-	ctl_send(&ibuf, type, arg, corr);
-	return (ctl_replies(&ibuf, corr));
+	imsg_set_maxsize(&ibuf, MAX_IMSGSIZE);
+	return (ctl_command(&ibuf, argc, argv));
 }

@@ -1,13 +1,45 @@
 #ifndef SANDBOXCTL_H
 #define SANDBOXCTL_H
 
+#include "imsg.h"
 #include "sandboxd_imsg.h"
 
 extern int	 json;
 
+/* sandboxctl.c: one request, then its replies until the last one. */
+void	 ctl_request(struct imsgbuf *, uint32_t, int, const void *, size_t);
+/* Read replies; each is handed to show_reply; returns the exit code. */
+int	 ctl_replies(struct imsgbuf *);
+void	 ctl_corr(char *);
+
+/* sandbox.c: run, create, exec, kill, destroy, ps, show, put, get */
+int	 cmd_run(struct imsgbuf *, int, char *[]);
+int	 cmd_create(struct imsgbuf *, int, char *[]);
+int	 cmd_exec(struct imsgbuf *, int, char *[]);
+int	 cmd_by_id(struct imsgbuf *, uint32_t, int, char *[]);
+int	 cmd_ps(struct imsgbuf *, int, char *[]);
+int	 cmd_put(struct imsgbuf *, int, char *[]);
+int	 cmd_get(struct imsgbuf *, int, char *[]);
+
 /* output.c */
-void	show_status_header(void);
-void	show_proc_status(const struct ctl_proc_status *);
-int	show_result(const struct ctl_result *, const char *);
+void	 show_status_header(void);
+void	 show_proc_status(const struct ctl_proc_status *);
+int	 show_result(const struct ctl_result *);
+void	 show_ps_header(void);
+void	 show_sandbox(const struct sbx_info *, const char *);
+void	 show_exec_start(const struct sbx_exec_start *);
+void	 show_output(const struct sbx_output_hdr *, const char *);
+int	 show_exec_result(const struct sbx_exec_result *);
+void	 show_event_id(const char *, const char *);
+
+/* What the last reply said, for the commands that chain requests. */
+struct ctl_last {
+	struct sbx_info		 sandbox;
+	int			 have_sandbox;
+	int			 error;
+	const char		*sandbox_event;	/* "sandbox" or ".create" */
+	int			 ps;		/* rows go in a table */
+};
+extern struct ctl_last	 ctl_last;
 
 #endif

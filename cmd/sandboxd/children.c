@@ -150,6 +150,8 @@ child_exited(struct child *c, int status)
 	child_close_channel(c);
 	c->pid = 0;
 	c->conf_generation = 0;
+	if (c->id == PROC_RUNNERD)
+		control_runnerd_gone();
 	if (sbx->shutting_down)
 		return;
 	c->restarts++;
@@ -182,11 +184,68 @@ child_misbehaved(struct child *c, const char *why)
 		kill(c->pid, SIGKILL);
 }
 
+int
+children_send_runnerd(uint32_t type, uint32_t peerid, int fd,
+    const void *data, size_t len)
+{
+	struct child	*c = &sbx->children[PROC_RUNNERD];
+
+	if (!c->iev_open || c->state != PROC_STATE_RUNNING) {
+		if (fd != -1)
+			close(fd);
+		errno = EAGAIN;
+		return (-1);
+	}
+	return (imsgev_compose(&c->iev, type, peerid, 0, fd, data, len));
+}
+
+/* runnerd's replies to control clients: checked, then passed on. */
+static int
+child_relay(struct imsg *imsg)
+{
+	struct sbx_output_hdr	 hdr;
+	size_t			 len = imsg_get_len(imsg), want;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_CTL_SANDBOX:
+		want = sizeof(struct sbx_info);
+		break;
+	case IMSG_CTL_EXEC_START:
+		want = sizeof(struct sbx_exec_start);
+		break;
+	case IMSG_CTL_EXEC_RESULT:
+		want = sizeof(struct sbx_exec_result);
+		break;
+	case IMSG_CTL_RESULT:
+		want = sizeof(struct ctl_result);
+		break;
+	case IMSG_CTL_OUTPUT:
+		if (len < sizeof(hdr))
+			return (-1);
+		memcpy(&hdr, imsg->data, sizeof(hdr));
+		want = sizeof(hdr) + hdr.len;
+		if (hdr.len > SBX_OUTPUT_MAX)
+			return (-1);
+		break;
+	default:
+		return (-1);
+	}
+	if (len != want)
+		return (-1);
+	control_relay(imsg_get_peerid(imsg), imsg_get_type(imsg), imsg->data,
+	    len);
+	return (0);
+}
+
 static int
 child_dispatch_imsg(struct child *c, struct imsg *imsg)
 {
 	struct reconf_done	 done;
 
+	if (c->id == PROC_RUNNERD &&
+	    imsg_get_type(imsg) >= IMSG_CTL_PROC_STATUS &&
+	    imsg_get_type(imsg) <= IMSG_CTL_EXEC_RESULT)
+		return (child_relay(imsg));
 	switch (imsg_get_type(imsg)) {
 	case IMSG_PROC_READY:
 		if (imsg_get_len(imsg) != 0)

@@ -19,9 +19,10 @@
 
 #include "log.h"
 #include "sandboxd.h"
+#include "sbx_msg.h"
 
 #define CONTROL_MAX_CLIENTS	64
-#define CONTROL_MAX_MSG		4096	/* either way; requests are far smaller */
+#define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
 
@@ -33,6 +34,9 @@ enum ctl_rights {
 
 struct ctl_conn {
 	TAILQ_ENTRY(ctl_conn)	 entry;
+	uint32_t		 id;		/* peerid towards runnerd */
+	int			 inflight;	/* requests runnerd owes */
+	int			 used_runnerd;
 	struct imsgev		 iev;
 	struct event		 ev_timeout;
 	uid_t			 uid;
@@ -44,6 +48,7 @@ struct ctl_conn {
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
 static int			 ctl_fd = -1;
 static int			 ctl_nconns;
+static uint32_t			 ctl_next_id;
 static gid_t			 ctl_gid = (gid_t)-1;
 static struct event		 ev_ctl_accept;
 
@@ -119,6 +124,9 @@ control_cleanup(const char *path)
 static void
 control_close(struct ctl_conn *c)
 {
+	/* What it ran and what it made to last only as long: abort. */
+	if (c->used_runnerd)
+		children_send_runnerd(IMSG_RUN_CLIENT_GONE, c->id, -1, NULL, 0);
 	TAILQ_REMOVE(&ctl_conns, c, entry);
 	ctl_nconns--;
 	event_del(&c->ev_timeout);
@@ -222,8 +230,12 @@ control_accept(int fd, short event, void *arg)
 		return;
 	}
 	c->rights = control_rights(cfd, &c->uid, &c->pid);
+	if (++ctl_next_id == 0)
+		ctl_next_id = 1;
+	c->id = ctl_next_id;
 	imsgev_init(&c->iev, cfd, control_dispatch, c);
 	imsg_set_maxsize(&c->iev.ibuf, CONTROL_MAX_MSG);
+	imsg_allow_fdpass(&c->iev.ibuf);
 	evtimer_set(&c->ev_timeout, control_timeout, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
@@ -303,18 +315,127 @@ control_request(struct ctl_conn *c, uint32_t type, struct ctl_request *req)
 	}
 }
 
+/* Requests for runnerd: who may send them and what they must hold. */
+struct ctl_fwd {
+	uint32_t	 type;
+	uint32_t	 run_type;
+	size_t		 len;
+	enum ctl_rights	 rights;
+	int		 fd;		/* carries an fd */
+};
+
+static const struct ctl_fwd ctl_fwds[] = {
+	{ IMSG_CTL_CREATE, IMSG_RUN_CREATE, sizeof(struct sbx_create_req),
+	    CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_EXEC, IMSG_RUN_EXEC, sizeof(struct sbx_exec_req),
+	    CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_KILL, IMSG_RUN_KILL, sizeof(struct sbx_id_req),
+	    CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_DESTROY, IMSG_RUN_DESTROY, sizeof(struct sbx_id_req),
+	    CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_PS, IMSG_RUN_PS, sizeof(struct ctl_request),
+	    CTL_RIGHTS_READ, 0 },
+	{ IMSG_CTL_SHOW, IMSG_RUN_SHOW, sizeof(struct sbx_id_req),
+	    CTL_RIGHTS_READ, 0 },
+	{ IMSG_CTL_PUT, IMSG_RUN_PUT, sizeof(struct sbx_file_req),
+	    CTL_RIGHTS_ALL, 1 },
+	{ IMSG_CTL_GET, IMSG_RUN_GET, sizeof(struct sbx_file_req),
+	    CTL_RIGHTS_ALL, 1 },
+};
+
+static const struct ctl_fwd *
+control_fwd_find(uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(ctl_fwds) / sizeof(ctl_fwds[0]); i++)
+		if (ctl_fwds[i].type == type)
+			return (&ctl_fwds[i]);
+	return (NULL);
+}
+
+/* Every payload starts with its corr; the rest by type. */
+static int
+control_fwd_check(uint32_t type, void *p)
+{
+	char	 err[128];
+
+	switch (type) {
+	case IMSG_CTL_CREATE:
+		return (sbx_check_create(p, err, sizeof(err)));
+	case IMSG_CTL_EXEC:
+		return (sbx_check_exec(p, err, sizeof(err)));
+	case IMSG_CTL_PS:
+		return (sbx_check_corr(p, CORR_ID_SIZE));
+	case IMSG_CTL_PUT:
+	case IMSG_CTL_GET:
+		return (sbx_check_file(p, err, sizeof(err)));
+	default:
+		return (sbx_check_corr(p, CORR_ID_SIZE));
+	}
+}
+
+static int
+control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
+    struct imsg *imsg)
+{
+	struct sbx_exec_req	 u;	/* the largest of them */
+	char			*corr = (char *)&u;
+	int			 fd;
+
+	if (imsg_get_data(imsg, &u, f->len) == -1 ||
+	    control_fwd_check(f->type, &u) == -1)
+		return (-1);
+	if ((fd = imsg_get_fd(imsg)) != -1 && !f->fd) {
+		close(fd);
+		return (-1);
+	}
+	if (f->fd && fd == -1)
+		return (-1);
+	if (corr[0] == '\0')
+		corr_new(corr, CORR_ID_SIZE);
+	log_setcorr(corr);
+	if (c->rights < f->rights) {
+		if (fd != -1)
+			close(fd);
+		log_warnx("control: uid %u: request %u refused",
+		    (unsigned int)c->uid, f->type);
+		control_reply(c, corr, EPERM, "permission denied: only root "
+		    "may do that");
+	} else if (children_send_runnerd(f->run_type, c->id, fd, &u,
+	    f->len) == -1)
+		control_reply(c, corr, EAGAIN, "runnerd is not running; try "
+		    "again shortly");
+	else {
+		log_debug("control: uid %u: request %u for runnerd",
+		    (unsigned int)c->uid, f->type);
+		c->inflight++;
+		c->used_runnerd = 1;
+	}
+	log_setcorr(NULL);
+	return (0);
+}
+
 /* Returns -1 when the request is malformed: drop the client. */
 static int
 control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 {
+	const struct ctl_fwd	*f;
 	struct ctl_request	 req;
 	uint32_t		 type = imsg_get_type(imsg);
+	int			 fd;
 
+	if ((f = control_fwd_find(type)) != NULL)
+		return (control_forward(c, f, imsg));
 	if (type != IMSG_CTL_STATUS && type != IMSG_CTL_RELOAD &&
 	    type != IMSG_CTL_LOG_VERBOSE)
 		return (-1);
+	if ((fd = imsg_get_fd(imsg)) != -1) {
+		close(fd);
+		return (-1);
+	}
 	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
-	    memchr(req.corr, '\0', sizeof(req.corr)) == NULL)
+	    sbx_check_corr(req.corr, sizeof(req.corr)) == -1)
 		return (-1);
 	if (req.corr[0] == '\0')
 		corr_new(req.corr, sizeof(req.corr));
@@ -328,6 +449,59 @@ control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 		control_request(c, type, &req);
 	log_setcorr(NULL);
 	return (0);
+}
+
+static struct ctl_conn *
+control_find(uint32_t id)
+{
+	struct ctl_conn	*c;
+
+	TAILQ_FOREACH(c, &ctl_conns, entry)
+		if (c->id == id)
+			return (c);
+	return (NULL);
+}
+
+/* Idle clients are timed out; ones waiting on runnerd are not. */
+static void
+control_settle(struct ctl_conn *c)
+{
+	if (c->inflight > 0)
+		evtimer_del(&c->ev_timeout);
+	else
+		control_arm_timeout(c);
+}
+
+void
+control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
+{
+	struct ctl_conn	*c;
+
+	if ((c = control_find(id)) == NULL)
+		return;
+	imsgev_compose(&c->iev, type, 0, 0, -1, data, len);
+	if ((type == IMSG_CTL_RESULT || type == IMSG_CTL_EXEC_RESULT) &&
+	    c->inflight > 0) {
+		c->inflight--;
+		control_settle(c);
+	}
+}
+
+/* Whatever runnerd owed is lost with it; say so. */
+void
+control_runnerd_gone(void)
+{
+	struct ctl_conn	*c;
+
+	TAILQ_FOREACH(c, &ctl_conns, entry) {
+		if (c->inflight == 0)
+			continue;
+		control_reply(c, "", EIO, "runnerd died; its sandboxes are "
+		    "gone");
+		c->inflight = 0;
+		c->used_runnerd = 0;
+		control_settle(c);
+	}
 }
 
 static void
@@ -366,7 +540,7 @@ control_dispatch(int fd, short event, void *arg)
 			control_drop(c, "malformed request");
 			return;
 		}
-		control_arm_timeout(c);
+		control_settle(c);
 	}
 	imsgev_add(&c->iev);
 }

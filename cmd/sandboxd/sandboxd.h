@@ -61,11 +61,14 @@ void	 children_stop(void);
 void	 children_send_conf(void);
 void	 children_send_verbose(int);
 void	 children_retry_failed(void);
+int	 children_send_runnerd(uint32_t, uint32_t, int, const void *, size_t);
 
 /* control.c */
 int	 control_init(const char *, const char *);
 void	 control_listen(void);
 void	 control_cleanup(const char *);
+void	 control_relay(uint32_t, uint32_t, const void *, size_t);
+void	 control_runnerd_gone(void);
 
 /* status.c */
 void	 status_fill(struct ctl_proc_status *, const char *, pid_t);

@@ -59,6 +59,7 @@ setup_users() {
 # A minimal config for the tests; extra lines from $1.
 write_conf() {
 	cat > "$T/sandboxd.conf" <<CONF
+state-dir "$T/state"
 policy "default" {
 	limits { timeout 120s max 300s }
 }
@@ -127,3 +128,43 @@ proc_status() {
 done_testing() {
 	[ "$tap_failed" = 0 ]
 }
+
+# A config with the policies the sandbox tests use; extra lines from $1.
+write_sandbox_conf() {
+	write_conf "policy \"tight\" {
+	limits { memory 64M; pids 32; timeout 5s max 10s; stdout 100K; stderr 50K; workspace 8M; fsize 1M; grace 500ms }
+}
+$1"
+}
+
+# jfield FIELD EVENT: a field of the first JSON line with that event.
+jfield() {
+	python3 -c '
+import json, sys
+for l in sys.stdin:
+    try:
+        r = json.loads(l)
+    except ValueError:
+        continue
+    if r.get("event") == sys.argv[2]:
+        v = r[sys.argv[1]]
+        print(str(v).lower() if isinstance(v, bool) else v)
+        break' "$1" "$2"
+}
+
+# sbx_create [policy]: prints the new sandbox's id.
+sbx_create() {
+	if [ -n "${1:-}" ]; then ctl create -p "$1"; else ctl create; fi
+}
+
+# in_sbx ID CMD...: sh -c CMD in sandbox ID, its output on stdout.
+in_sbx() {
+	_id=$1; shift
+	ctl exec "$_id" -- sh -c "$*"
+}
+
+# run_sbx [sandboxctl run options] -- cmd...: a one-shot sandbox.
+run_sbx() { ctl run "$@"; }
+
+# contains TEXT PATTERN: grep -q PATTERN in TEXT, without quoting games.
+contains() { printf '%s\n' "$1" | grep -q -e "$2"; }

@@ -19,13 +19,18 @@ say() { printf '\n==> %s\n' "$*"; }
 [ "$(id -u)" = 0 ] || { echo "make demo needs root" >&2; exit 1; }
 sh "$ROOT/rc/sandboxd-users.sh"
 
+run_ctl() { "$B/sandboxctl" -s "$SOCK" "$@"; }
+
 say "checking etc/sandboxd.conf"
 "$B/sandboxd" -n -f "$ROOT/etc/sandboxd.conf" || exit 1
+
+# The demo keeps its sandboxes' state apart from the machine's own.
+sed "s|^state-dir .*|state-dir \"$T/state\"|" "$ROOT/etc/sandboxd.conf" > "$T/sandboxd.conf"
 
 say "starting the suite in network namespace $NS"
 ip netns add "$NS"
 ip -n "$NS" link set lo up
-ip netns exec "$NS" "$B/sandboxd" -d -f "$ROOT/etc/sandboxd.conf" \
+ip netns exec "$NS" "$B/sandboxd" -d -f "$T/sandboxd.conf" \
     -s "$SOCK" 2>"$T/log" &
 PID=$!
 i=0
@@ -42,6 +47,31 @@ kill -KILL "$("$B/sandboxctl" -s "$SOCK" -j status | grep '"netd"' |
     sed 's/.*"pid":\([0-9]*\).*/\1/')"
 sleep 1
 "$B/sandboxctl" -s "$SOCK" status | grep -E '^(NAME|netd)'
+
+say "an untrusted job under policy \"ci\": what it could and could not do"
+cat > "$T/job.sh" <<'JOB'
+try() { if sh -c "$2" >/dev/null 2>&1; then echo "  could:     $1"; else echo "  could not: $1"; fi; }
+echo "running as $(id -un) (uid $(id -u)) on $(hostname), pid $$"
+try "write its workspace"            'echo data > /workspace/out && test -s /workspace/out'
+try "write /tmp"                     'echo x > /tmp/x'
+try "read /etc/shadow"               'cat /etc/shadow'
+try "write into /usr"                'touch /usr/evil'
+try "see host processes"             'test $(ls -d /proc/[0-9]* | wc -l) -gt 5'
+try "mount a filesystem"             'mount -t tmpfs none /tmp'
+try "become root through su"         'su -c true root </dev/null'
+try "reach any network"              'python3 -c "import socket; socket.create_connection((\"1.1.1.1\", 53), 2)"'
+try "run python3"                    'python3 -c "print(1)"'
+JOB
+ci=$(run_ctl create -p ci)
+run_ctl put "$ci" "$T/job.sh" job.sh
+run_ctl exec "$ci" -- sh job.sh
+echo "  the workspace keeps its files between commands:"
+run_ctl exec "$ci" -- ls -l /workspace
+run_ctl destroy "$ci"
+
+say "a job that runs too long is stopped at its timeout, with nothing left behind"
+run_ctl run -t 2 -- sh -c 'sleep 100 & sleep 100'
+echo "  exit status $? (124 means timeout)"
 
 say "sandboxctl reload"
 "$B/sandboxctl" -s "$SOCK" reload

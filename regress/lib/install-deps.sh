@@ -3,7 +3,8 @@
 set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
-    iproute2 nftables util-linux passwd procps python3 socat clang"
+    iproute2 nftables util-linux passwd procps python3 socat clang
+    bubblewrap crun"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |

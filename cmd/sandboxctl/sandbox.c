@@ -1,0 +1,284 @@
+/* The sandbox commands: run, create, exec, kill, destroy, ps, show,
+ * put and get. */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sandboxctl.h"
+#include "sbx_msg.h"
+
+struct exec_opts {
+	const char	*policy;
+	char		*env[SBX_EXEC_MAX_ARGS + 1];
+	int		 nenv;
+	uint32_t	 timeout;
+	const char	*cwd;
+};
+
+static uint32_t
+parse_timeout(const char *s)
+{
+	char		*end;
+	unsigned long	 v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || v == 0 || v > 86400 ||
+	    (*end != '\0' && strcmp(end, "s") != 0))
+		errx(1, "bad timeout %s: seconds from 1 to 86400", s);
+	return (v);
+}
+
+/* Options shared by run and exec; returns the index after them. */
+static int
+exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
+{
+	int	 ch;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	while ((ch = getopt(argc, argv, opts)) != -1) {
+		switch (ch) {
+		case 'p':
+			o->policy = optarg;
+			break;
+		case 'e':
+			if (strchr(optarg, '=') == NULL || optarg[0] == '=' ||
+			    o->nenv >= SBX_EXEC_MAX_ARGS)
+				errx(1, "bad -e %s: want KEY=VALUE", optarg);
+			o->env[o->nenv++] = optarg;
+			break;
+		case 't':
+			o->timeout = parse_timeout(optarg);
+			break;
+		case 'w':
+			o->cwd = optarg;
+			break;
+		default:
+			errx(1, "usage: see sandboxctl(8)");
+		}
+	}
+	return (optind);
+}
+
+static void
+check_id(const char *id)
+{
+	char	 buf[SBX_ID_SIZE];
+
+	if (strlcpy(buf, id, sizeof(buf)) >= sizeof(buf) ||
+	    sbx_check_id(buf, sizeof(buf)) == -1)
+		errx(1, "not a sandbox id: %s", id);
+}
+
+/* Returns the new sandbox's id in id, or exits. */
+static int
+do_create(struct imsgbuf *ibuf, const char *policy, int ephemeral,
+    char *id)
+{
+	struct sbx_create_req	 req;
+	int			 rc;
+
+	memset(&req, 0, sizeof(req));
+	ctl_corr(req.corr);
+	if (policy != NULL && strlcpy(req.policy, policy,
+	    sizeof(req.policy)) >= sizeof(req.policy))
+		errx(1, "policy name too long: %s", policy);
+	req.ephemeral = ephemeral;
+	ctl_last.sandbox_event = "sandbox.create";
+	ctl_last.have_sandbox = 0;
+	ctl_request(ibuf, IMSG_CTL_CREATE, -1, &req, sizeof(req));
+	rc = ctl_replies(ibuf);
+	if (rc != 0 || !ctl_last.have_sandbox)
+		exit(rc != 0 ? rc : 1);
+	strlcpy(id, ctl_last.sandbox.id, SBX_ID_SIZE);
+	return (0);
+}
+
+static int
+do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
+    char *argv[])
+{
+	struct sbx_exec_req	*req;
+	int			 rc;
+
+	if ((req = calloc(1, sizeof(*req))) == NULL)
+		err(1, NULL);
+	ctl_corr(req->corr);
+	strlcpy(req->id, id, sizeof(req->id));
+	req->timeout = o->timeout;
+	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
+	    sizeof(req->cwd))
+		errx(1, "directory too long: %s", o->cwd);
+	o->env[o->nenv] = NULL;
+	if (sbx_exec_pack(req, argv, o->env) == -1)
+		errx(1, "command and environment too long (%d bytes at most)",
+		    SBX_EXEC_ARGS_SIZE);
+	ctl_request(ibuf, IMSG_CTL_EXEC, -1, req, sizeof(*req));
+	free(req);
+	rc = ctl_replies(ibuf);
+	return (rc);
+}
+
+static int
+do_by_id(struct imsgbuf *ibuf, uint32_t type, const char *id)
+{
+	struct sbx_id_req	 req;
+
+	memset(&req, 0, sizeof(req));
+	ctl_corr(req.corr);
+	strlcpy(req.id, id, sizeof(req.id));
+	ctl_last.sandbox_event = "sandbox";
+	ctl_request(ibuf, type, -1, &req, sizeof(req));
+	return (ctl_replies(ibuf));
+}
+
+/* After the options: "--" then the command. */
+static char **
+command_args(int argc, char *argv[], int i)
+{
+	if (i > 0 && strcmp(argv[i - 1], "--") == 0)
+		;
+	else if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i >= argc)
+		errx(1, "no command given after --");
+	return (argv + i);
+}
+
+int
+cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	struct exec_opts	 o;
+	char			 id[SBX_ID_SIZE];
+	char			**cmd;
+	int			 i, rc;
+
+	i = exec_options(argc, argv, "+p:e:t:w:", &o);
+	cmd = command_args(argc, argv, i);
+	do_create(ibuf, o.policy, 1, id);
+	rc = do_exec(ibuf, id, &o, cmd);
+	ctl_last.sandbox_event = NULL;
+	if (do_by_id(ibuf, IMSG_CTL_DESTROY, id) == 0)
+		show_event_id("sandbox.destroy", id);
+	return (rc);
+}
+
+int
+cmd_create(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	struct exec_opts	 o;
+	char			 id[SBX_ID_SIZE];
+
+	if (exec_options(argc, argv, "+p:", &o) != argc)
+		errx(1, "usage: create [-p policy]");
+	do_create(ibuf, o.policy, 0, id);
+	if (!json)
+		printf("%s\n", id);
+	return (0);
+}
+
+int
+cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	struct exec_opts	 o;
+	int			 i;
+
+	i = exec_options(argc, argv, "+e:t:w:", &o);
+	if (i >= argc)
+		errx(1, "usage: exec [-e K=V] [-t timeout] [-w dir] id -- "
+		    "cmd ...");
+	check_id(argv[i]);
+	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));
+}
+
+int
+cmd_by_id(struct imsgbuf *ibuf, uint32_t type, int argc, char *argv[])
+{
+	int	 rc;
+
+	if (argc != 2)
+		errx(1, "usage: %s id", argv[0]);
+	check_id(argv[1]);
+	rc = do_by_id(ibuf, type, argv[1]);
+	if (rc == 0 && type == IMSG_CTL_DESTROY)
+		show_event_id("sandbox.destroy", argv[1]);
+	return (rc);
+}
+
+int
+cmd_ps(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	struct ctl_request	 req;
+
+	memset(&req, 0, sizeof(req));
+	ctl_corr(req.corr);
+	ctl_last.sandbox_event = "sandbox";
+	ctl_last.ps = 1;
+	show_ps_header();
+	ctl_request(ibuf, IMSG_CTL_PS, -1, &req, sizeof(req));
+	return (ctl_replies(ibuf));
+}
+
+static int
+do_file(struct imsgbuf *ibuf, uint32_t type, const char *id,
+    const char *remote, int fd, mode_t mode)
+{
+	struct sbx_file_req	 req;
+	size_t			 len = strlen(remote);
+
+	memset(&req, 0, sizeof(req));
+	ctl_corr(req.corr);
+	strlcpy(req.id, id, sizeof(req.id));
+	if (len >= sizeof(req.path))
+		errx(1, "path too long: %s", remote);
+	memcpy(req.path, remote, len);
+	req.pathlen = len;
+	req.mode = mode & 0777;
+	ctl_request(ibuf, type, fd, &req, sizeof(req));
+	return (ctl_replies(ibuf));
+}
+
+/* The local file is opened here, with the caller's own rights. */
+int
+cmd_put(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	struct stat	 st;
+	int		 fd;
+
+	if (argc != 4)
+		errx(1, "usage: put id local remote");
+	check_id(argv[1]);
+	if ((fd = open(argv[2], O_RDONLY | O_CLOEXEC)) == -1)
+		err(1, "%s", argv[2]);
+	if (fstat(fd, &st) == -1)
+		err(1, "%s", argv[2]);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file", argv[2]);
+	return (do_file(ibuf, IMSG_CTL_PUT, argv[1], argv[3], fd,
+	    st.st_mode));
+}
+
+int
+cmd_get(struct imsgbuf *ibuf, int argc, char *argv[])
+{
+	int	 fd, rc;
+
+	if (argc != 4)
+		errx(1, "usage: get id remote local");
+	check_id(argv[1]);
+	if ((fd = open(argv[3], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) == -1)
+		err(1, "%s", argv[3]);
+	rc = do_file(ibuf, IMSG_CTL_GET, argv[1], argv[2], fd, 0);
+	if (rc != 0)
+		unlink(argv[3]);
+	return (rc);
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# 200 sandboxes created and destroyed leave no mount, cgroup, process,
+# uid or directory behind; a crashed runnerd's sandboxes are cleaned up.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+plan 9
+
+setup_users
+write_sandbox_conf
+check "suite starts" suite_start
+rpid=$(child_field runnerd pid)
+mounts0=$(wc -l < /proc/$rpid/mountinfo)
+cg() { find /sys/fs/cgroup/memory/sandboxd /sys/fs/cgroup/pids/sandboxd \
+    /sys/fs/cgroup/cpu/sandboxd -mindepth 1 -type d 2>/dev/null | wc -l; }
+
+i=0; bad=0
+while [ $i -lt 200 ]; do
+	id=$(sbx_create) || bad=$((bad + 1))
+	[ $((i % 4)) = 0 ] && { in_sbx "$id" 'echo x > /workspace/f; sleep 0 &' >/dev/null || bad=$((bad + 1)); }
+	ctl destroy "$id" >/dev/null || bad=$((bad + 1))
+	i=$((i + 1))
+done
+is "$bad" 0 "200 sandboxes created and destroyed"
+is "$(wc -l < /proc/$rpid/mountinfo)" "$mounts0" "no mount is left behind"
+is "$(cg)" 0 "no cgroup is left behind"
+is "$(ps -eo uid= | awk '$1 >= 200000 && $1 < 265536' | wc -l)" 0 \
+    "no process of a sandbox uid is left"
+is "$(ls $T/state | grep -v '^kept$' | wc -l)" 0 "no directory is left in the state directory"
+is "$(ctl ps | tail -n +2 | wc -l)" 0 "ps lists no sandbox"
+
+# A runnerd that dies takes its sandboxes' processes with it, and the
+# next one removes what is left.
+for i in 1 2 3; do sbx_create >/dev/null; done
+ctl exec "$(ctl -j ps | jfield id sandbox)" -- sleep 1000 >/dev/null 2>&1 &
+sleep 0.5
+kill -KILL "$(child_field runnerd pid)"
+wait_for 10 all_ready
+sleep 0.5
+is "$(cg)" 0 "after runnerd's death no cgroup is left"
+is "$(ls $T/state | grep -v '^kept$' | wc -l)" 0 "nor any sandbox directory"
+done_testing

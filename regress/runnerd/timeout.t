@@ -1,0 +1,51 @@
+#!/bin/sh
+# A timeout ends with 124 and no survivor; kill works the same way.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+plan 14
+
+setup_users
+write_sandbox_conf
+check "suite starts" suite_start
+
+survivors() {	# id: processes of the sandbox but its pid 1
+	ctl -j show "$1" | jfield procs sandbox
+}
+
+s=$(sbx_create tight)
+uid=$(in_sbx "$s" 'id -u')
+t0=$(date +%s)
+ctl exec -t 2 "$s" -- sh -c '
+    (trap "" TERM; sleep 1000) &
+    setsid sh -c "sleep 1000 & sleep 1000" &
+    sh -c "sh -c \"sleep 1000\" &" &
+    sleep 1000'
+rc=$?
+t1=$(date +%s)
+is "$rc" 124 "a timeout exits with 124"
+check "after about the timeout plus the grace period ($((t1 - t0))s)" [ $((t1 - t0)) -le 5 ]
+is "$(survivors "$s")" 0 "no process survives: not one ignoring SIGTERM, not a double fork, not a new session"
+is "$(pgrep -u "$uid" | wc -l)" 1 "the host sees only the sandbox's init with its uid"
+is "$(in_sbx "$s" 'echo still usable')" "still usable" "the sandbox itself lives on"
+
+r=$(ctl -j exec -t 1 "$s" -- sleep 100 | jfield reason exec.complete)
+is "$r" timeout "the result says timeout"
+out=$(ctl exec -t 11 "$s" -- true 2>&1)
+is "$?" 1 "a timeout above the policy's maximum is refused"
+check "with a clear message" contains "$out" "exceeds the policy"
+
+# sandboxctl kill runs the same sequence.
+ctl -j exec "$s" -- sh -c '(trap "" TERM; sleep 1000) & sleep 1000' > "$T/kill.out" &
+pid=$!
+procs_ge2() { [ "$(survivors "$s")" -ge 2 ]; }
+wait_for 5 procs_ge2
+ctl kill "$s" >/dev/null
+wait "$pid"
+is "$?" 143 "kill ends the exec (SIGTERM: 128+15)"
+is "$(jfield reason exec.complete < "$T/kill.out")" killed "the result says killed"
+is "$(survivors "$s")" 0 "kill leaves no survivor"
+
+is "$(run_sbx -- sh -c 'exit 3'; echo $?)" 3 "run exits with the command's status"
+is "$(run_sbx -- sh -c 'kill -9 $$'; echo $?)" 137 "run exits 128+N on signal N"
+ctl destroy "$s" >/dev/null
+done_testing
