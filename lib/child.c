@@ -35,6 +35,8 @@ child_sig(int sig, short event, void *arg)
 	case SIGTERM:
 	case SIGINT:
 		log_debug("%s: exiting on signal %d", __func__, sig);
+		if (ops->shutdown != NULL)
+			ops->shutdown();
 		exit(0);
 	default:
 		break;	/* SIGHUP: only the master reloads */
@@ -104,8 +106,12 @@ child_dispatch_main(int fd, short event, void *arg)
 	int		 n;
 
 	if (imsgev_io(iev, event) == -1) {
-		if (errno == 0)
-			exit(0);	/* the master is gone: so are we */
+		if (errno == 0) {
+			/* The master is gone: so are we, cleanly. */
+			if (ops->shutdown != NULL)
+				ops->shutdown();
+			exit(0);
+		}
 		fatal("%s: master channel", __func__);
 	}
 	for (;;) {

@@ -14,6 +14,8 @@ struct child_ops {
 	void		(*init)(void);
 	/* Swap in a complete, checked config; the child owns it. */
 	void		(*conf_apply)(struct sandboxd_conf *);
+	/* On SIGTERM, before exit: leave nothing behind (may be NULL). */
+	void		(*shutdown)(void);
 	/* Any other message from the master; -1 if unknown. */
 	int		(*dispatch_main)(struct imsg *);
 };

@@ -250,7 +250,30 @@ cg_ndirs(void)
 	return (cg_has_freezer ? CG_FREEZER + 1 : CG_CPU + 1);
 }
 
-/* Directory i of a sandbox; id NULL: the sandboxd parent. */
+/*
+ * The parent group of this instance's sandboxes: "sandboxd" for the
+ * default state directory, "sandboxd-<hash>" for any other, so that two
+ * instances (a test suite beside a production daemon) never reconcile
+ * away each other's sandboxes.
+ */
+static char	 cg_group[32] = SANDBOX_CGROUP_NAME;
+
+void
+cgroup_set_instance(const char *state_dir)
+{
+	uint32_t	 h = 2166136261u;	/* FNV-1a */
+	const char	*p;
+
+	if (strcmp(state_dir, "/var/lib/sandboxd") == 0) {
+		strlcpy(cg_group, SANDBOX_CGROUP_NAME, sizeof(cg_group));
+		return;
+	}
+	for (p = state_dir; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	snprintf(cg_group, sizeof(cg_group), SANDBOX_CGROUP_NAME "-%08x", h);
+}
+
+/* Directory i of a sandbox; id NULL: the instance's parent. */
 static void
 cg_dir(int i, const char *id, char *buf, size_t len)
 {
@@ -262,9 +285,9 @@ cg_dir(int i, const char *id, char *buf, size_t len)
 		top = v1top;
 	}
 	if (id == NULL)
-		snprintf(buf, len, "%s/" SANDBOX_CGROUP_NAME, top);
+		snprintf(buf, len, "%s/%s", top, cg_group);
 	else
-		snprintf(buf, len, "%s/" SANDBOX_CGROUP_NAME "/%s", top, id);
+		snprintf(buf, len, "%s/%s/%s", top, cg_group, id);
 }
 
 /* v2: a child sees a controller only if every parent passes it on. */
@@ -562,6 +585,23 @@ cgroup_remove(const char *id, unsigned int wait_ms)
 			rc = -1;
 	}
 	return (rc);
+}
+
+/* At a clean stop: the instance's own parent groups, once empty. */
+void
+cgroup_remove_instance(void)
+{
+	char	 dir[CONF_PATH_SIZE];
+	int	 i;
+
+	if (cg_version == CG_UNKNOWN)
+		return;
+	for (i = cg_ndirs() - 1; i >= 0; i--) {
+		cg_dir(i, NULL, dir, sizeof(dir));
+		if (unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) == -1 &&
+		    errno != ENOENT)
+			log_warn("%s: %s", __func__, dir);
+	}
 }
 
 /* Every sandbox of a previous runnerd: its processes, then its dirs. */

@@ -390,10 +390,22 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 	uid_reset(&conf->global);
 }
 
+/* A clean stop destroys every sandbox: no mount, cgroup or dir stays. */
+static void
+runnerd_shutdown(void)
+{
+	struct rsandbox	*rs, *next;
+
+	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
+		runnerd_destroy(rs);
+	sandbox_shutdown();
+}
+
 static const struct child_ops runnerd_ops = {
 	.name = "runnerd",
 	.fdpass = 1,
 	.init = runnerd_init,
+	.shutdown = runnerd_shutdown,
 	.conf_apply = runnerd_conf_apply,
 	.dispatch_main = runnerd_dispatch_main,
 };

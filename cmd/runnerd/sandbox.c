@@ -558,6 +558,7 @@ sandbox_reconcile(const char *state_dir)
 
 	if (mounts_state_prepare(state_dir, err, sizeof(err)) == -1)
 		log_warnx("%s", err);
+	cgroup_set_instance(state_dir);
 	cgroup_reconcile();
 	if ((d = opendir(state_dir)) == NULL) {
 		log_warn("%s: %s", __func__, state_dir);
@@ -567,4 +568,10 @@ sandbox_reconcile(const char *state_dir)
 		if (sandbox_is_id(de->d_name))
 			sandbox_reconcile_dir(state_dir, de->d_name);
 	closedir(d);
+}
+
+void
+sandbox_shutdown(void)
+{
+	cgroup_remove_instance();
 }

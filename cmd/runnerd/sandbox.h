@@ -103,5 +103,7 @@ int	sandbox_oom_killed(struct sandbox *);
 void	sandbox_destroy(struct sandbox *, int);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
+/* At a clean stop, after every sandbox is destroyed. */
+void	sandbox_shutdown(void);
 
 #endif

@@ -71,6 +71,8 @@ int	 cgroup_freeze(const char *, int);
 int	 cgroup_oom_kills(const char *, uint64_t *);
 int	 cgroup_remove(const char *, unsigned int);
 void	 cgroup_reconcile(void);
+void	 cgroup_set_instance(const char *);
+void	 cgroup_remove_instance(void);
 
 /* landlock.c: the exec allowlist, in the exec child. */
 int	 landlock_exec_child(const struct fs_rule_msg *, size_t, char *,

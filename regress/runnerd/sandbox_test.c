@@ -646,20 +646,19 @@ test_limits(void)
 static void
 test_cgroup_files(struct sandbox *sb)
 {
-	char	 path[256], v[4][64];
+	char	 cgd[256], path[512], v[4][64];
 
-	snprintf(path, sizeof(path), CG_BASE "/memory/sandboxd/%s/memory."
-	    "limit_in_bytes", sb->id);
+	cg_dir(CG_MEMORY, sb->id, cgd, sizeof(cgd));
+	snprintf(path, sizeof(path), "%s/memory.limit_in_bytes", cgd);
 	slurp(path, v[0], sizeof(v[0]));
-	snprintf(path, sizeof(path), CG_BASE "/memory/sandboxd/%s/memory."
-	    "memsw.limit_in_bytes", sb->id);
+	snprintf(path, sizeof(path), "%s/memory.memsw.limit_in_bytes", cgd);
 	if (slurp(path, v[1], sizeof(v[1])) == -1)
 		strlcpy(v[1], v[0], sizeof(v[1]));
-	snprintf(path, sizeof(path), CG_BASE "/pids/sandboxd/%s/pids.max",
-	    sb->id);
+	cg_dir(CG_PIDS, sb->id, cgd, sizeof(cgd));
+	snprintf(path, sizeof(path), "%s/pids.max", cgd);
 	slurp(path, v[2], sizeof(v[2]));
-	snprintf(path, sizeof(path), CG_BASE "/cpu/sandboxd/%s/cpu."
-	    "cfs_quota_us", sb->id);
+	cg_dir(CG_CPU, sb->id, cgd, sizeof(cgd));
+	snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", cgd);
 	slurp(path, v[3], sizeof(v[3]));
 	if (cg_version == CG_V2) {
 		ok(1, "# SKIP cgroup v1 files on a v2 host");
@@ -1022,6 +1021,7 @@ main(int argc, char *argv[])
 	test_fd_budget();
 	test_reconcile();
 	test_cycles();
+	sandbox_shutdown();
 	printf("1..%d\n", tap_n);
 	return (tap_failed != 0);
 }

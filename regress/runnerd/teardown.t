@@ -3,15 +3,25 @@
 # uid or directory behind; a crashed runnerd's sandboxes are cleaned up.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 9
+plan 11
 
 setup_users
 write_sandbox_conf
 check "suite starts" suite_start
 rpid=$(child_field runnerd pid)
 mounts0=$(wc -l < /proc/$rpid/mountinfo)
-cg() { find /sys/fs/cgroup/memory/sandboxd /sys/fs/cgroup/pids/sandboxd \
-    /sys/fs/cgroup/cpu/sandboxd -mindepth 1 -type d 2>/dev/null | wc -l; }
+# This instance's cgroups: runnerd names their parent after its state
+# directory (FNV-1a), so that other instances are not counted.
+group=$(python3 -c '
+import sys
+h = 2166136261
+for c in sys.argv[1].encode():
+    h = ((h ^ c) * 16777619) & 0xffffffff
+print("sandboxd-%08x" % h)' "$T/state")
+cg() {
+	find /sys/fs/cgroup/memory/$group /sys/fs/cgroup/pids/$group \
+	    /sys/fs/cgroup/cpu/$group -mindepth 1 -type d 2>/dev/null | wc -l
+}
 
 i=0; bad=0
 while [ $i -lt 200 ]; do
@@ -38,4 +48,8 @@ wait_for 10 all_ready
 sleep 0.5
 is "$(cg)" 0 "after runnerd's death no cgroup is left"
 is "$(ls $T/state | grep -v '^kept$' | wc -l)" 0 "nor any sandbox directory"
+sbx_create >/dev/null
+check "suite stops with a sandbox alive" suite_stop
+is "$(ls -d /sys/fs/cgroup/*/$group 2>/dev/null | wc -l)" 0 \
+    "a clean stop leaves not even the instance's parent cgroups"
 done_testing
