@@ -26,6 +26,7 @@ enum imsg_type {
 	IMSG_CTL_SHOW,			/* struct sbx_id_req */
 	IMSG_CTL_PUT,			/* struct sbx_file_req + fd */
 	IMSG_CTL_GET,			/* struct sbx_file_req + fd */
+	IMSG_CTL_RUN,			/* struct sbx_run_req */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
@@ -56,6 +57,7 @@ enum imsg_type {
 	IMSG_RUN_PUT,			/* struct sbx_file_req + fd */
 	IMSG_RUN_GET,			/* struct sbx_file_req + fd */
 	IMSG_RUN_CLIENT_GONE,		/* no payload: peerid went away */
+	IMSG_RUN_RUN,			/* struct sbx_run_req */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */
@@ -137,6 +139,16 @@ struct sbx_exec_req {
 	uint32_t	envc;
 	uint32_t	args_len;
 	char		args[SBX_EXEC_ARGS_SIZE];
+};
+
+/*
+ * create, exec and destroy in one request (sandboxctl run): the reply
+ * is SANDBOX, EXEC_START, OUTPUT..., EXEC_RESULT, then a RESULT once
+ * the sandbox is destroyed.  exec.id is ignored.
+ */
+struct sbx_run_req {
+	struct sbx_create_req	create;
+	struct sbx_exec_req	exec;
 };
 
 struct sbx_file_req {

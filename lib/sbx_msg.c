@@ -92,17 +92,32 @@ sbx_check_args(const struct sbx_exec_req *req)
 	return (0);
 }
 
-int
-sbx_check_exec(const struct sbx_exec_req *req, char *err, size_t len)
+static int
+sbx_check_exec_body(const struct sbx_exec_req *req, char *err, size_t len)
 {
-	if (sbx_check_id_req((const struct sbx_id_req *)req, err, len) == -1)
-		return (-1);
 	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
 	    sbx_check_args(req) == -1) {
 		snprintf(err, len, "malformed exec request");
 		return (-1);
 	}
 	return (0);
+}
+
+int
+sbx_check_exec(const struct sbx_exec_req *req, char *err, size_t len)
+{
+	if (sbx_check_id_req((const struct sbx_id_req *)req, err, len) == -1)
+		return (-1);
+	return (sbx_check_exec_body(req, err, len));
+}
+
+int
+sbx_check_run(const struct sbx_run_req *req, char *err, size_t len)
+{
+	if (sbx_check_create(&req->create, err, len) == -1 ||
+	    sbx_check_corr(req->exec.corr, sizeof(req->exec.corr)) == -1)
+		return (-1);
+	return (sbx_check_exec_body(&req->exec, err, len));
 }
 
 int

@@ -214,6 +214,7 @@ exec_free(struct rexec *e)
 static void
 exec_finish(struct rexec *e)
 {
+	struct rsandbox		*rs;
 	struct sbx_exec_result	 res;
 	struct timespec		 now;
 	int			 i;
@@ -241,7 +242,9 @@ exec_finish(struct rexec *e)
 	    res.signal, (unsigned long long)res.duration_us);
 	log_setcorr(NULL);
 	runnerd_reply(IMSG_CTL_EXEC_RESULT, e->peerid, &res, sizeof(res));
+	rs = e->rs;
 	exec_free(e);
+	runnerd_exec_done(rs);
 }
 
 /*

@@ -151,7 +151,7 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, char *err,
 	return (rc);
 }
 
-static void
+static struct rsandbox *
 runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 {
 	struct rsandbox		*rs;
@@ -164,7 +164,7 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 	if ((pol = conf_policy_find(runnerd_conf, name)) == NULL) {
 		runnerd_result(peerid, req->corr, ENOENT, "no such policy: %s",
 		    name);
-		return;
+		return (NULL);
 	}
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
@@ -174,23 +174,25 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 		free(rs);
 		runnerd_result(peerid, req->corr, EAGAIN,
 		    "no free sandbox uid in the configured range");
-		return;
+		return (NULL);
 	}
 	if (runnerd_build(rs, pol, err, sizeof(err)) == -1) {
 		uid_free(&runnerd_conf->global, rs->sb.uid);
 		free(rs);
 		runnerd_result(peerid, req->corr, EIO, "create: %s", err);
-		return;
+		return (NULL);
 	}
 	rs->owner = peerid;
 	rs->ephemeral = req->ephemeral;
 	rs->created = time(NULL);
 	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+	log_setcorr(req->corr);
 	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id, name,
 	    (unsigned int)rs->sb.uid);
+	log_setcorr(NULL);
 	runnerd_info(rs, &info);
 	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
-	runnerd_result(peerid, req->corr, 0, "%s", rs->sb.id);
+	return (rs);
 }
 
 static void
@@ -198,6 +200,7 @@ runnerd_destroy(struct rsandbox *rs)
 {
 	int	 keep = rs->failed && rs->sb.policy.keep_failed;
 
+	rs->retired = 1;
 	exec_kill_now(rs);
 	sandbox_destroy(&rs->sb, keep);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
@@ -205,6 +208,68 @@ runnerd_destroy(struct rsandbox *rs)
 	log_info("sandbox %s destroyed%s", rs->sb.id,
 	    keep ? ", workspace kept" : "");
 	free(rs);
+}
+
+/*
+ * Retire: what the caller waits for is that nothing of the sandbox
+ * runs any more, so kill its pid 1 (the kernel takes the rest), answer,
+ * and unmount and remove what it had once the event loop is free.
+ */
+static TAILQ_HEAD(, rsandbox)	 graveyard = TAILQ_HEAD_INITIALIZER(graveyard);
+static struct event		 ev_bury;
+
+static void
+runnerd_bury(int fd, short event, void *arg)
+{
+	struct rsandbox	*rs;
+
+	while ((rs = TAILQ_FIRST(&graveyard)) != NULL) {
+		TAILQ_REMOVE(&graveyard, rs, grave);
+		RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+		runnerd_destroy(rs);
+	}
+}
+
+static void
+runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
+{
+	struct timeval	 tv = { 0, 0 };
+
+	rs->retired = 1;
+	exec_kill_now(rs);
+	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	if (rs->sb.init_pid > 0)
+		kill(rs->sb.init_pid, SIGKILL);
+	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
+	if (!evtimer_initialized(&ev_bury))
+		evtimer_set(&ev_bury, runnerd_bury, NULL);
+	evtimer_add(&ev_bury, &tv);
+	runnerd_result(peerid, corr, 0, "destroyed");
+}
+
+/* A run sandbox goes as soon as its one exec has ended. */
+void
+runnerd_exec_done(struct rsandbox *rs)
+{
+	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
+		runnerd_retire(rs, rs->owner, rs->run_corr);
+}
+
+static void
+runnerd_run(struct sbx_run_req *req, uint32_t peerid)
+{
+	struct rsandbox	*rs;
+
+	req->create.ephemeral = 1;
+	if ((rs = runnerd_create(&req->create, peerid)) == NULL)
+		return;
+	rs->run_once = 1;
+	strlcpy(rs->run_corr, req->create.corr, sizeof(rs->run_corr));
+	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
+	exec_start(rs, &req->exec, peerid);
+	/* An exec that could not start has said why; the sandbox goes. */
+	if (TAILQ_EMPTY(&rs->execs))
+		runnerd_retire(rs, 0, rs->run_corr);
 }
 
 static struct rsandbox *
@@ -276,8 +341,7 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		runnerd_result(peerid, req.corr, 0, "killed");
 		break;
 	case IMSG_RUN_DESTROY:
-		runnerd_destroy(rs);
-		runnerd_result(peerid, req.corr, 0, "destroyed");
+		runnerd_retire(rs, peerid, req.corr);
 		break;
 	case IMSG_RUN_SHOW:
 		runnerd_info(rs, &info);
@@ -313,6 +377,7 @@ runnerd_dispatch_main(struct imsg *imsg)
 {
 	struct sbx_create_req	 creq;
 	struct sbx_exec_req	*ereq;
+	struct sbx_run_req	*rreq;
 	struct ctl_request	 req;
 	struct rsandbox		*rs;
 	uint32_t		 peerid = imsg_get_peerid(imsg);
@@ -324,7 +389,16 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_CREATE:
 		RUN_GET(imsg, creq);
 		runnerd_check(sbx_check_create(&creq, err, sizeof(err)), err);
-		runnerd_create(&creq, peerid);
+		if ((rs = runnerd_create(&creq, peerid)) != NULL)
+			runnerd_result(peerid, creq.corr, 0, "%s", rs->sb.id);
+		break;
+	case IMSG_RUN_RUN:
+		if ((rreq = malloc(sizeof(*rreq))) == NULL)
+			fatal("%s", __func__);
+		RUN_GET(imsg, *rreq);
+		runnerd_check(sbx_check_run(rreq, err, sizeof(err)), err);
+		runnerd_run(rreq, peerid);
+		free(rreq);
 		break;
 	case IMSG_RUN_EXEC:
 		if ((ereq = malloc(sizeof(*ereq))) == NULL)
@@ -396,6 +470,7 @@ runnerd_shutdown(void)
 {
 	struct rsandbox	*rs, *next;
 
+	runnerd_bury(-1, 0, NULL);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
 	sandbox_shutdown();

@@ -56,6 +56,10 @@ struct rexec {
 
 struct rsandbox {
 	RB_ENTRY(rsandbox)	 entry;
+	TAILQ_ENTRY(rsandbox)	 grave;		/* killed, cleanup pending */
+	int			 run_once;	/* sandboxctl run */
+	int			 retired;	/* on its way out */
+	char			 run_corr[CORR_ID_SIZE];
 	struct sandbox		 sb;
 	uint32_t		 owner;		/* peerid of its creator */
 	int			 ephemeral;
@@ -76,6 +80,7 @@ void	 runnerd_reply(uint32_t, uint32_t, const void *, size_t);
 void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 struct rsandbox *runnerd_find(const char *);
+void	 runnerd_exec_done(struct rsandbox *);
 
 /* exec.c */
 void	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);

@@ -69,6 +69,19 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 }
 
 static void
+exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
+{
+	req->timeout = o->timeout;
+	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
+	    sizeof(req->cwd))
+		errx(1, "directory too long: %s", o->cwd);
+	o->env[o->nenv] = NULL;
+	if (sbx_exec_pack(req, argv, o->env) == -1)
+		errx(1, "command and environment too long (%d bytes at most)",
+		    SBX_EXEC_ARGS_SIZE);
+}
+
+static void
 check_id(const char *id)
 {
 	char	 buf[SBX_ID_SIZE];
@@ -113,14 +126,7 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 		err(1, NULL);
 	ctl_corr(req->corr);
 	strlcpy(req->id, id, sizeof(req->id));
-	req->timeout = o->timeout;
-	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
-	    sizeof(req->cwd))
-		errx(1, "directory too long: %s", o->cwd);
-	o->env[o->nenv] = NULL;
-	if (sbx_exec_pack(req, argv, o->env) == -1)
-		errx(1, "command and environment too long (%d bytes at most)",
-		    SBX_EXEC_ARGS_SIZE);
+	exec_fill(req, o, argv);
 	ctl_request(ibuf, IMSG_CTL_EXEC, -1, req, sizeof(*req));
 	free(req);
 	rc = ctl_replies(ibuf);
@@ -153,21 +159,36 @@ command_args(int argc, char *argv[], int i)
 	return (argv + i);
 }
 
+/* One request: create, exec, destroy; the exit status is the exec's. */
 int
 cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 {
 	struct exec_opts	 o;
-	char			 id[SBX_ID_SIZE];
+	struct sbx_run_req	*req;
 	char			**cmd;
 	int			 i, rc;
 
 	i = exec_options(argc, argv, "+p:e:t:w:", &o);
 	cmd = command_args(argc, argv, i);
-	do_create(ibuf, o.policy, 1, id);
-	rc = do_exec(ibuf, id, &o, cmd);
-	ctl_last.sandbox_event = NULL;
-	if (do_by_id(ibuf, IMSG_CTL_DESTROY, id) == 0)
-		show_event_id("sandbox.destroy", id);
+	if ((req = calloc(1, sizeof(*req))) == NULL)
+		err(1, NULL);
+	ctl_corr(req->create.corr);
+	strlcpy(req->exec.corr, req->create.corr, sizeof(req->exec.corr));
+	if (o.policy != NULL && strlcpy(req->create.policy, o.policy,
+	    sizeof(req->create.policy)) >= sizeof(req->create.policy))
+		errx(1, "policy name too long: %s", o.policy);
+	req->create.ephemeral = 1;
+	exec_fill(&req->exec, &o, cmd);
+	ctl_last.sandbox_event = "sandbox.create";
+	ctl_request(ibuf, IMSG_CTL_RUN, -1, req, sizeof(*req));
+	free(req);
+	rc = ctl_replies(ibuf);
+	if (ctl_last.last_type != IMSG_CTL_EXEC_RESULT)
+		return (rc);
+	/* The sandbox is gone once this last reply comes. */
+	ctl_last.have_sandbox = 1;	/* keep "destroyed" off stdout */
+	if (ctl_replies(ibuf) == 0)
+		show_event_id("sandbox.destroy", ctl_last.sandbox.id);
 	return (rc);
 }
 

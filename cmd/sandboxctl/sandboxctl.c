@@ -155,6 +155,7 @@ ctl_replies(struct imsgbuf *ibuf)
 		if (n == -1)
 			err(1, "malformed reply");
 		done = ctl_reply(&imsg, &rc);
+		ctl_last.last_type = imsg_get_type(&imsg);
 		imsg_free(&imsg);
 		if (done)
 			return (rc);

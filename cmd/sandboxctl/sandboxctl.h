@@ -39,6 +39,7 @@ struct ctl_last {
 	int			 error;
 	const char		*sandbox_event;	/* "sandbox" or ".create" */
 	int			 ps;		/* rows go in a table */
+	uint32_t		 last_type;	/* that ended the reply */
 };
 extern struct ctl_last	 ctl_last;
 

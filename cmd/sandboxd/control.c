@@ -341,6 +341,8 @@ static const struct ctl_fwd ctl_fwds[] = {
 	    CTL_RIGHTS_ALL, 1 },
 	{ IMSG_CTL_GET, IMSG_RUN_GET, sizeof(struct sbx_file_req),
 	    CTL_RIGHTS_ALL, 1 },
+	{ IMSG_CTL_RUN, IMSG_RUN_RUN, sizeof(struct sbx_run_req),
+	    CTL_RIGHTS_ALL, 0 },
 };
 
 static const struct ctl_fwd *
@@ -365,6 +367,8 @@ control_fwd_check(uint32_t type, void *p)
 		return (sbx_check_create(p, err, sizeof(err)));
 	case IMSG_CTL_EXEC:
 		return (sbx_check_exec(p, err, sizeof(err)));
+	case IMSG_CTL_RUN:
+		return (sbx_check_run(p, err, sizeof(err)));
 	case IMSG_CTL_PS:
 		return (sbx_check_corr(p, CORR_ID_SIZE));
 	case IMSG_CTL_PUT:
@@ -379,7 +383,7 @@ static int
 control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
     struct imsg *imsg)
 {
-	struct sbx_exec_req	 u;	/* the largest of them */
+	struct sbx_run_req	 u;	/* the largest of them */
 	char			*corr = (char *)&u;
 	int			 fd;
 

@@ -31,10 +31,14 @@ while [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 is "$bad" 0 "200 sandboxes created and destroyed"
+# Cleanup after the last destroy's answer takes a moment.
+uidprocs() { ps -eo uid= | awk '$1 >= 200000 && $1 < 265536' | wc -l; }
+settled() { [ "$(wc -l < /proc/$rpid/mountinfo)" = "$mounts0" ] &&
+    [ "$(cg)" = 0 ] && [ "$(uidprocs)" = 0 ]; }
+wait_for 5 settled
 is "$(wc -l < /proc/$rpid/mountinfo)" "$mounts0" "no mount is left behind"
 is "$(cg)" 0 "no cgroup is left behind"
-is "$(ps -eo uid= | awk '$1 >= 200000 && $1 < 265536' | wc -l)" 0 \
-    "no process of a sandbox uid is left"
+is "$(uidprocs)" 0 "no process of a sandbox uid is left"
 is "$(ls $T/state | grep -v '^kept$' | wc -l)" 0 "no directory is left in the state directory"
 is "$(ctl ps | tail -n +2 | wc -l)" 0 "ps lists no sandbox"
 
