@@ -93,10 +93,10 @@ def main():
             except (subprocess.SubprocessError, OSError) as e:
                 print("# crun does not run here: %s" % e)
     base = results["sandboxctl run"]["median_ms"]
-    print("%-24s %10s %10s %10s %14s" % ("start-to-exit /bin/true",
-          "median ms", "p90 ms", "min ms", "ours / theirs"))
+    print("%-24s %10s %10s %10s %16s" % ("start-to-exit /bin/true",
+          "median ms", "p90 ms", "min ms", "ours/this median"))
     for name, r in results.items():
-        print("%-24s %10.2f %10.2f %10.2f %14.2f" % (
+        print("%-24s %10.2f %10.2f %10.2f %16.2f" % (
             name, r["median_ms"], r["p90_ms"], r["min_ms"],
             base / r["median_ms"]))
     print(json.dumps({"bench": "start_to_exit", "runs": RUNS,

@@ -5,7 +5,12 @@ need_root
 setup_users
 write_conf ""
 suite_start || { echo "suite did not start" >&2; exit 1; }
-python3 "$ROOT/regress/bench/bench.py" "$SANDBOXCTL" "$SOCK"
+# crun refuses hybrid cgroups; in a mount namespace of the bench's own
+# without the empty v2 mount it sees plain v1 and runs.  sandboxctl and
+# bwrap are not affected by that.
+unshare -m sh -c 'umount /sys/fs/cgroup/unified 2>/dev/null
+    exec python3 "$0" "$1" "$2"' "$ROOT/regress/bench/bench.py" \
+    "$SANDBOXCTL" "$SOCK"
 rc=$?
 suite_stop
 exit $rc

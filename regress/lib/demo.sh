@@ -56,7 +56,7 @@ try "write its workspace"            'echo data > /workspace/out && test -s /wor
 try "write /tmp"                     'echo x > /tmp/x'
 try "read /etc/shadow"               'cat /etc/shadow'
 try "write into /usr"                'touch /usr/evil'
-try "see host processes"             'test $(ls -d /proc/[0-9]* | wc -l) -gt 5'
+try "see the host's processes"       'cat /proc/[0-9]*/comm | grep -qx -e sandboxd -e runnerd -e systemd -e init'
 try "mount a filesystem"             'mount -t tmpfs none /tmp'
 try "become root through su"         'su -c true root </dev/null'
 try "reach any network"              'python3 -c "import socket; socket.create_connection((\"1.1.1.1\", 53), 2)"'
