@@ -112,19 +112,19 @@ exec_send(struct rexec *e, struct rstream *s, size_t len)
 	s->len -= len;
 }
 
-/* Send every whole line held; a full buffer goes as it is. */
+/*
+ * Send every whole line held.  What is left of a line goes too when
+ * the stream ends or when one line alone fills the buffer.
+ */
 static void
 exec_flush_lines(struct rexec *e, struct rstream *s, int all)
 {
 	char	*nl;
 
-	if (all || s->len == sizeof(s->buf)) {
-		exec_send(e, s, s->len);
-		return;
-	}
-	nl = memrchr(s->buf, '\n', s->len);
-	if (nl != NULL)
+	if ((nl = memrchr(s->buf, '\n', s->len)) != NULL)
 		exec_send(e, s, nl - s->buf + 1);
+	if (all || s->len == sizeof(s->buf))
+		exec_send(e, s, s->len);
 }
 
 /* Keep what fits under the cap; past it, count and drop. */
@@ -234,7 +234,9 @@ exec_finish(struct rexec *e)
 	res.bytes_stderr = e->out[1].produced;
 	res.truncated_stdout = e->out[0].produced > e->out[0].kept;
 	res.truncated_stderr = e->out[1].produced > e->out[1].kept;
-	if (res.reason != SBX_REASON_EXIT || res.status != 0)
+	/* keep-failed: the command failed, not the sandbox's destruction. */
+	if (res.reason != SBX_REASON_KILLED &&
+	    (res.reason != SBX_REASON_EXIT || res.status != 0))
 		e->rs->failed = 1;
 	log_setcorr(e->corr);
 	log_info("sandbox %s exec %u: %s, status %d, signal %d, %llu us",

@@ -93,8 +93,7 @@ check_id(const char *id)
 
 /* Returns the new sandbox's id in id, or exits. */
 static int
-do_create(struct imsgbuf *ibuf, const char *policy, int ephemeral,
-    char *id)
+do_create(struct imsgbuf *ibuf, const char *policy, char *id)
 {
 	struct sbx_create_req	 req;
 	int			 rc;
@@ -104,7 +103,6 @@ do_create(struct imsgbuf *ibuf, const char *policy, int ephemeral,
 	if (policy != NULL && strlcpy(req.policy, policy,
 	    sizeof(req.policy)) >= sizeof(req.policy))
 		errx(1, "policy name too long: %s", policy);
-	req.ephemeral = ephemeral;
 	ctl_last.sandbox_event = "sandbox.create";
 	ctl_last.have_sandbox = 0;
 	ctl_request(ibuf, IMSG_CTL_CREATE, -1, &req, sizeof(req));
@@ -200,7 +198,7 @@ cmd_create(struct imsgbuf *ibuf, int argc, char *argv[])
 
 	if (exec_options(argc, argv, "+p:", &o) != argc)
 		errx(1, "usage: create [-p policy]");
-	do_create(ibuf, o.policy, 0, id);
+	do_create(ibuf, o.policy, id);
 	if (!json)
 		printf("%s\n", id);
 	return (0);

@@ -3,7 +3,7 @@
 # cap and never buffered without bound.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 13
+plan 15
 
 setup_users
 write_sandbox_conf
@@ -44,4 +44,13 @@ is "$(ctl run -- sh -c 'printf "a\nb\nc"' | od -c | head -1 | tr -s ' ')" \
     "0000000 a \n b \n c" "bytes reach stdout exactly, a last line without newline too"
 out=$(ctl -j run -- sh -c 'printf "\377\376bad\n"' | jfield line log.line)
 check "a line that is not UTF-8 still makes valid JSON" [ -n "$out" ]
+n=$(ctl -j run -- sh -c 'printf "\300\257 overlong \355\240\200 surrogate \364\220\200\200 big\n"' |
+    grep -c '"log.line"')
+is "$n" 1 "overlong, surrogate and out-of-range sequences are replaced, not dropped"
+ctl -j run -- python3 -c 'print("a" * 5000); print("b" * 5000); print("c" * 5000)' |
+    python3 -c '
+import json, sys
+print(" ".join(str(len(r["line"])) for r in map(json.loads, sys.stdin)
+    if r["event"] == "log.line"))' > "$T/lens"
+is "$(cat "$T/lens")" "5000 5000 5000" "lines longer than half the buffer are not split"
 done_testing
