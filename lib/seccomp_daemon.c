@@ -83,9 +83,7 @@ static const int sc_runnerd[] = {
 	SCMP_SYS(memfd_create), SCMP_SYS(eventfd2), SCMP_SYS(getsockopt),
 	SCMP_SYS(copy_file_range), SCMP_SYS(sendfile), SCMP_SYS(getresuid),
 	SCMP_SYS(getresgid), SCMP_SYS(getgroups),
-	SCMP_SYS(setsockopt),
-	/* pid 1 records its namespaces, sandbox_spawn reopens them. */
-	SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at)
+	SCMP_SYS(setsockopt)
 };
 
 /*
@@ -161,6 +159,7 @@ static const int sc_runnerd_sandbox[] = {
  * an error it can handle.  runnerd gains nothing from an EPERM.
  */
 static const int sc_runnerd_eperm[] = {
+	SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at),
 	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
 	SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_getfd), SCMP_SYS(kcmp),
 	SCMP_SYS(process_madvise), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),

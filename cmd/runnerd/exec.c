@@ -285,18 +285,46 @@ exec_exited(struct rexec *e, int wstatus)
 	evtimer_add(&e->ev_drain, &tv);
 }
 
+/* pid 1 reports an exec's end; an exec already finished is no more. */
+static void
+exec_ended(struct sandbox *sb, pid_t pid, int wstatus, void *arg)
+{
+	struct rsandbox	*rs = arg;
+	struct rexec	*e;
+
+	TAILQ_FOREACH(e, &rs->execs, entry)
+		if (e->pid == pid && !e->exited) {
+			exec_exited(e, wstatus);
+			return;
+		}
+}
+
+static void
+exec_events(struct rsandbox *rs)
+{
+	/* -1: pid 1 is gone, its execs reported; the fd stays at EOF. */
+	if (sandbox_events_read(&rs->sb, exec_ended, rs) == -1 &&
+	    rs->ev_events_set) {
+		event_del(&rs->ev_events);
+		rs->ev_events_set = 0;
+	}
+}
+
+static void
+exec_events_cb(int fd, short event, void *arg)
+{
+	exec_events(arg);
+}
+
+/* Execs are pid 1's children: their ends come from it, not SIGCHLD. */
 void
 exec_reap(void)
 {
-	struct rsandbox	*rs;
-	struct rexec	*e, *next;
-	int		 wstatus;
+	struct rsandbox	*rs, *next;
 
-	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
-		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
-			if (!e->exited &&
-			    waitpid(e->pid, &wstatus, WNOHANG) == e->pid)
-				exec_exited(e, wstatus);
+	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
+		if (rs->ev_events_set)
+			exec_events(rs);
 }
 
 /* The abort sequence: SIGTERM, a grace period, then SIGKILL. */
@@ -400,6 +428,12 @@ exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
 		close(pe[0]);
 		return (-1);
 	}
+	if (!e->rs->ev_events_set) {
+		event_set(&e->rs->ev_events, sandbox_events_fd(&e->rs->sb),
+		    EV_READ | EV_PERSIST, exec_events_cb, e->rs);
+		event_add(&e->rs->ev_events, NULL);
+		e->rs->ev_events_set = 1;
+	}
 	fcntl(po[0], F_SETFL, O_NONBLOCK);
 	fcntl(pe[0], F_SETFL, O_NONBLOCK);
 	exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
@@ -446,20 +480,27 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	runnerd_reply(IMSG_CTL_EXEC_START, peerid, &st, sizeof(st));
 }
 
-/* Destroy: no grace.  pid 1's death takes the rest; reap ours. */
+/*
+ * Destroy: no grace.  The ends pid 1 has reported are taken first;
+ * every other exec dies with pid 1, which the caller kills next, in
+ * the same turn of the event loop: reported as SIGKILL, reason killed.
+ */
 void
 exec_kill_now(struct rsandbox *rs)
 {
 	struct rexec	*e, *next;
-	int		 wstatus;
 
+	if (rs->ev_events_set) {
+		exec_events(rs);
+		if (rs->ev_events_set)
+			event_del(&rs->ev_events);
+		rs->ev_events_set = 0;
+	}
 	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
 		if (e->reason == 0)
 			e->reason = SBX_REASON_KILLED;
 		if (!e->exited) {
-			kill(e->pid, SIGKILL);
-			if (waitpid(e->pid, &wstatus, 0) == e->pid)
-				e->wstatus = wstatus;
+			e->wstatus = SIGKILL;
 			e->exited = 1;
 		}
 		exec_finish(e);

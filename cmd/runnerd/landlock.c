@@ -1,9 +1,11 @@
 /*
- * The exec allowlist: with `exec "/path"` rules in its policy, an exec
- * child may execute files only beneath the listed paths, enforced by
+ * The exec allowlist: with `exec "/path"` rules in its policy, a
+ * sandbox may execute files only beneath the listed paths, enforced by
  * the kernel (Landlock, LANDLOCK_ACCESS_FS_EXECUTE) rather than by
  * looking at command strings.  Only execution is handled: reading,
- * writing and mapping stay as the binds left them.
+ * writing and mapping stay as the binds left them.  pid 1 restricts
+ * itself once (it never executes anything), and every exec it forks
+ * inherits the domain.
  *
  * The kernel opens an ELF program's interpreter (the dynamic loader)
  * with exec permission too, so the loader of runnerd's own kind and the

@@ -67,6 +67,8 @@ struct rsandbox {
 	time_t			 created;
 	uint32_t		 next_exec;
 	TAILQ_HEAD(, rexec)	 execs;
+	struct event		 ev_events;	/* sandbox_events_fd */
+	int			 ev_events_set;
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);

@@ -3,20 +3,25 @@
  * DESIGN.md section 2, signal and count its processes, destroy it, and
  * clean up after a runnerd that died.  The child's side of creation is
  * sandbox_init.c, the root it builds mounts.c; starting processes in a
- * sandbox is sandbox_spawn.c.
+ * sandbox is sandbox_spawn.c and, inside, sandbox_zygote.c.
  */
 #include <sys/types.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/sched.h>
+
+#include <net/if.h>
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,17 +40,23 @@
 /* How long the kernel gets to empty a sandbox before we complain. */
 #define SBX_KILL_WAIT_MS	2000
 
-/* How far a create got, so that a failure undoes exactly that much. */
-enum sbx_stage {
-	STAGE_NONE = 0,
-	STAGE_DIRS,
-	STAGE_CGROUP,
-	STAGE_WORKSPACE,
-	STAGE_INIT,
-	STAGE_ALL
-};
+/* What a create has built, so that a failure undoes exactly that. */
+#define HAVE_INIT	0x01
+#define HAVE_DIRS	0x02
+#define HAVE_WORKSPACE	0x04
+#define HAVE_CGROUP	0x08
+#define HAVE_ALL	0x0f
 
-static void	sandbox_teardown(struct sandbox *, enum sbx_stage, int);
+static void	sandbox_teardown(struct sandbox *, int, int);
+
+/*
+ * A net namespace made ahead of the sandbox that takes it, while
+ * runnerd has nothing else to do (after a destroy, at its start):
+ * making one is the dearest step of a create, Linux sets up every
+ * network subsystem in it.  Each is fresh and goes to exactly one
+ * sandbox; runnerd steps into it only to make it and bring lo up.
+ */
+static int	 sbx_spare_netns = -1;
 
 int
 sbx_fail(char *err, size_t len, const char *fmt, ...)
@@ -58,18 +69,6 @@ sbx_fail(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 	errno = saved;
 	return (-1);
-}
-
-/* One report, written whole; a child has nobody else to tell. */
-void
-sbx_report_error(int fd, const char *msg)
-{
-	struct sbx_report	 r;
-
-	memset(&r, 0, sizeof(r));
-	r.type = SBX_REPORT_ERROR;
-	strlcpy(r.msg, msg, sizeof(r.msg));
-	(void)write(fd, &r, sizeof(r));
 }
 
 void
@@ -85,6 +84,59 @@ int
 sbx_hostname(const char *id, char *buf, size_t len)
 {
 	return ((size_t)snprintf(buf, len, "sbx-%.8s", id) < len ? 0 : -1);
+}
+
+/* A fresh net namespace has lo down; localhost should work. */
+int
+sbx_lo_up(char *err, size_t len)
+{
+	struct ifreq	 ifr;
+	int		 s, rc = 0;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return (sbx_fail(err, len, "%s: socket: %s", __func__,
+		    strerror(errno)));
+	memset(&ifr, 0, sizeof(ifr));
+	strlcpy(ifr.ifr_name, "lo", sizeof(ifr.ifr_name));
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) == -1) {
+		rc = sbx_fail(err, len, "%s: lo: %s", __func__,
+		    strerror(errno));
+	} else {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(s, SIOCSIFFLAGS, &ifr) == -1)
+			rc = sbx_fail(err, len, "%s: lo up: %s", __func__,
+			    strerror(errno));
+	}
+	close(s);
+	return (rc);
+}
+
+/* No spare, no harm: pid 1 then makes its own. */
+static void
+sandbox_spare_netns(void)
+{
+	char	 err[SBX_MSG_SIZE];
+	int	 host, fd = -1;
+
+	if (sbx_spare_netns != -1)
+		return;
+	if ((host = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1) {
+		log_warn("%s: /proc/self/ns/net", __func__);
+		return;
+	}
+	if (unshare(CLONE_NEWNET) == -1) {
+		log_warn("%s: unshare", __func__);
+		close(host);
+		return;
+	}
+	if (sbx_lo_up(err, sizeof(err)) == -1)
+		log_warnx("%s: %s", __func__, err);
+	else if ((fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
+		log_warn("%s: /proc/self/ns/net", __func__);
+	if (setns(host, CLONE_NEWNET) == -1)
+		fatal("%s: back to the host's net namespace", __func__);
+	close(host);
+	sbx_spare_netns = fd;
 }
 
 /* dir/name; a path too long becomes "", which then names nothing. */
@@ -150,7 +202,7 @@ sandbox_init_struct(struct sandbox *sb, const struct sandbox_spec *spec,
 	sb->uid = spec->uid;
 	sb->gid = spec->gid;
 	sb->init_pid = -1;
-	sb->init_pidfd = sb->ns_fd = sb->workspace_fd = -1;
+	sb->init_pidfd = sb->sock = sb->workspace_fd = -1;
 	sbx_join(sb->dir, sizeof(sb->dir), spec->state_dir, sb->id);
 	sbx_join(sb->workspace, sizeof(sb->workspace), sb->dir, "workspace");
 	if (spec->nfs_rules == 0)
@@ -208,18 +260,16 @@ sandbox_workspace_mount(struct sandbox *sb, char *err, size_t len)
 
 /* Read pid 1's one report; on EOF say how it died. */
 static int
-sandbox_init_report(struct sandbox *sb, int fd, char *err, size_t len)
+sandbox_init_report(struct sandbox *sb, char *err, size_t len)
 {
 	struct sbx_report	 r;
 	siginfo_t		 si;
 	ssize_t			 n;
 
-	while ((n = read(fd, &r, sizeof(r))) == -1 && errno == EINTR)
+	while ((n = read(sb->sock, &r, sizeof(r))) == -1 && errno == EINTR)
 		;
-	if (n == sizeof(r) && r.type == SBX_REPORT_READY) {
-		memcpy(sb->nsh, r.nsh, sizeof(sb->nsh));
+	if (n == sizeof(r) && r.type == SBX_REPORT_READY)
 		return (0);
-	}
 	if (n == sizeof(r) && r.type == SBX_REPORT_ERROR) {
 		r.msg[sizeof(r.msg) - 1] = '\0';
 		return (sbx_fail(err, len, "%s", r.msg));
@@ -233,107 +283,120 @@ sandbox_init_report(struct sandbox *sb, int fd, char *err, size_t len)
 	    "sandbox", __func__));
 }
 
+/*
+ * pid 1 gets a pid namespace of its own from the clone; it makes its
+ * other namespaces itself, so that runnerd prepares the rest meanwhile.
+ */
 static int
 sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
-    int sync[2], int rep[2], char *err, size_t len)
+    int sock, char *err, size_t len)
 {
 	struct clone_args	 ca;
 	struct init_args	 ia;
 	char			 root[CONF_PATH_SIZE];
-	int			 pidfd = -1;
+	int			 pidfd = -1, netns = sbx_spare_netns;
 	pid_t			 pid;
 
 	sbx_join(root, sizeof(root), sb->dir, "root");
 	memset(&ca, 0, sizeof(ca));
-	ca.flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
-	    CLONE_NEWNET | CLONE_PIDFD;
+	ca.flags = CLONE_NEWPID | CLONE_PIDFD;
 	ca.pidfd = (uintptr_t)&pidfd;
 	ca.exit_signal = SIGCHLD;
 	if ((pid = syscall(SYS_clone3, &ca, sizeof(ca))) == -1)
 		return (sbx_fail(err, len, "%s: clone3: %s", __func__,
 		    strerror(errno)));
 	if (pid == 0) {
-		close(sync[1]);
-		close(rep[0]);
 		memset(&ia, 0, sizeof(ia));
 		ia.spec = spec;
 		ia.root = root;
 		ia.workspace = sb->workspace;
-		ia.sync_fd = sync[0];
-		ia.report_fd = rep[1];
+		ia.sock = sock;
+		ia.netns = netns;
 		init_main_child(&ia);
+	}
+	/* pid 1 holds it now: it is this sandbox's, whatever happens. */
+	if (netns != -1) {
+		close(netns);
+		sbx_spare_netns = -1;
 	}
 	sb->init_pid = pid;
 	sb->init_pidfd = pidfd;
 	return (0);
 }
 
-/*
- * pid 1 waits on sync until it is in its cgroup, then builds the
- * sandbox and reports.  A second byte tells it that runnerd outlived
- * the re-arming of its death signal (see sandbox_init.c).
- */
+/* Let pid 1 go on; if it cannot hear it, it has said why. */
 static int
-sandbox_start_init(struct sandbox *sb, const struct sandbox_spec *spec,
-    char *err, size_t len)
+sandbox_sync(struct sandbox *sb, char c, char *err, size_t len)
 {
-	int	 sync[2], rep[2] = { -1, -1 }, rc = -1;
-
-	if (pipe2(sync, O_CLOEXEC) == -1)
-		return (sbx_fail(err, len, "%s: pipe: %s", __func__,
-		    strerror(errno)));
-	if (pipe2(rep, O_CLOEXEC) == -1) {
-		sbx_fail(err, len, "%s: pipe: %s", __func__, strerror(errno));
-		goto out;
-	}
-	if (sandbox_clone_init(sb, spec, sync, rep, err, len) == -1)
-		goto out;
-	close(sync[0]);
-	close(rep[1]);
-	sync[0] = rep[1] = -1;
-	if (cgroup_attach(sb->id, sb->init_pid, err, len) == -1)
-		goto out;
-	if (write(sync[1], "c", 1) != 1) {
-		sbx_fail(err, len, "%s: pid 1: %s", __func__, strerror(errno));
-		goto out;
-	}
-	if (sandbox_init_report(sb, rep[0], err, len) == -1)
-		goto out;
-	(void)write(sync[1], "g", 1);
-	rc = 0;
- out:
-	close(sync[0]);
-	close(sync[1]);
-	close(rep[0]);
-	close(rep[1]);
-	return (rc);
+	if (send(sb->sock, &c, 1, MSG_NOSIGNAL) == 1)
+		return (0);
+	if (errno == EPIPE || errno == ECONNRESET)
+		return (sandbox_init_report(sb, err, len));
+	return (sbx_fail(err, len, "%s: pid 1: %s", __func__,
+	    strerror(errno)));
 }
 
+/* pid 1's own account of a failure, if it gave one, says it best. */
+static void
+sandbox_init_error(struct sandbox *sb, char *err, size_t len)
+{
+	struct sbx_report	 r;
+
+	if (recv(sb->sock, &r, sizeof(r), MSG_DONTWAIT) == sizeof(r) &&
+	    r.type == SBX_REPORT_ERROR) {
+		r.msg[sizeof(r.msg) - 1] = '\0';
+		sbx_fail(err, len, "%s", r.msg);
+	}
+}
+
+/*
+ * Two at work: runnerd makes the sandbox's directories, workspace and
+ * cgroup, pid 1 its namespaces, in parallel where the scheduler lets
+ * them; each of pid 1's steps that needs runnerd's work waits for a
+ * byte on the socket (SBX_SYNC_*), and pid 1 reports when it is all
+ * built and dropped.  The last byte tells it that runnerd outlived the
+ * re-arming of its death signal (see sandbox_init.c).  The socket
+ * stays: it is how sandbox_spawn reaches pid 1.
+ */
 int
 sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
     char *err, size_t len)
 {
-	enum sbx_stage	 stage = STAGE_NONE;
+	int	 have = 0, sp[2];
 
 	if (sandbox_check_spec(spec, err, len) == -1 ||
 	    sandbox_init_struct(sb, spec, err, len) == -1)
 		return (-1);
 	if (sbx_seccomp_prepare(err, len) == -1 ||
-	    mounts_state_prepare(spec->state_dir, err, len) == -1 ||
-	    sandbox_mkdirs(sb, err, len) == -1)
+	    mounts_state_prepare(spec->state_dir, err, len) == -1)
 		goto fail;
-	stage = STAGE_DIRS;
-	if (cgroup_create(sb->id, &sb->policy, err, len) == -1)
-		goto fail;
-	stage = STAGE_CGROUP;
-	if (sandbox_workspace_mount(sb, err, len) == -1)
-		goto fail;
-	stage = STAGE_WORKSPACE;
-	if (sandbox_start_init(sb, spec, err, len) == -1) {
-		stage = STAGE_INIT;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == -1) {
+		sbx_fail(err, len, "%s: socketpair: %s", __func__,
+		    strerror(errno));
 		goto fail;
 	}
-	stage = STAGE_ALL;
+	sb->sock = sp[0];
+	if (sandbox_clone_init(sb, spec, sp[1], err, len) == -1) {
+		close(sp[1]);
+		goto fail;
+	}
+	close(sp[1]);
+	have |= HAVE_INIT;
+	if (sandbox_mkdirs(sb, err, len) == -1)
+		goto fail;
+	have |= HAVE_DIRS;
+	if (sandbox_workspace_mount(sb, err, len) == -1)
+		goto fail;
+	have |= HAVE_WORKSPACE;
+	if (sandbox_sync(sb, SBX_SYNC_MOUNT, err, len) == -1 ||
+	    cgroup_create(sb->id, &sb->policy, err, len) == -1)
+		goto fail;
+	have |= HAVE_CGROUP;
+	if (cgroup_attach(sb->id, sb->init_pid, err, len) == -1 ||
+	    sandbox_sync(sb, SBX_SYNC_CGROUP, err, len) == -1 ||
+	    sandbox_init_report(sb, err, len) == -1 ||
+	    sandbox_sync(sb, SBX_SYNC_GO, err, len) == -1)
+		goto fail;
 	if ((sb->workspace_fd = open(sb->workspace, O_PATH | O_DIRECTORY |
 	    O_CLOEXEC)) == -1) {
 		sbx_fail(err, len, "%s: %s: %s", __func__, sb->workspace,
@@ -342,8 +405,10 @@ sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
 	}
 	return (0);
  fail:
+	if (have & HAVE_INIT)
+		sandbox_init_error(sb, err, len);
 	log_debug("%s: %s", __func__, err);
-	sandbox_teardown(sb, stage, 0);
+	sandbox_teardown(sb, have, 0);
 	return (-1);
 }
 
@@ -440,8 +505,8 @@ sandbox_kill_init(struct sandbox *sb)
 	pfd.fd = sb->init_pidfd;
 	pfd.events = POLLIN;
 	if (poll(&pfd, 1, SBX_KILL_WAIT_MS) != 1)
-		log_warnx("%s: sandbox %s: pid 1 is still dying: is a spawned "
-		    "process left unreaped?", __func__, sb->id);
+		log_warnx("%s: sandbox %s: pid 1 is still dying", __func__,
+		    sb->id);
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PIDFD, sb->init_pidfd, &si, WEXITED | WNOHANG) == -1 &&
 	    errno != ECHILD)
@@ -489,24 +554,31 @@ sandbox_remove_dirs(struct sandbox *sb)
 }
 
 static void
-sandbox_teardown(struct sandbox *sb, enum sbx_stage stage, int keep)
+sandbox_teardown(struct sandbox *sb, int have, int keep)
 {
-	if (stage >= STAGE_INIT)
+	if (have & HAVE_INIT)
 		sandbox_kill_init(sb);
-	if (stage >= STAGE_CGROUP)
+	if (sb->sock != -1) {
+		close(sb->sock);
+		sb->sock = -1;
+	}
+	free(sb->live);
+	sb->live = NULL;
+	sb->nlive = sb->maxlive = 0;
+	if (have & HAVE_CGROUP)
 		cgroup_remove(sb->id, SBX_KILL_WAIT_MS);
 	if (sb->workspace_fd != -1) {
 		close(sb->workspace_fd);
 		sb->workspace_fd = -1;
 	}
-	if (stage >= STAGE_WORKSPACE) {
+	if (have & HAVE_WORKSPACE) {
 		if (keep)
 			sandbox_keep_workspace(sb);
 		if (umount2(sb->workspace, MNT_DETACH) == -1 &&
 		    (!keep || errno != EINVAL))
 			log_warn("%s: umount %s", __func__, sb->workspace);
 	}
-	if (stage >= STAGE_DIRS)
+	if (have & HAVE_DIRS)
 		sandbox_remove_dirs(sb);
 	free(sb->fs_rules);
 	sb->fs_rules = NULL;
@@ -516,7 +588,8 @@ sandbox_teardown(struct sandbox *sb, enum sbx_stage stage, int keep)
 void
 sandbox_destroy(struct sandbox *sb, int keep)
 {
-	sandbox_teardown(sb, STAGE_ALL, keep);
+	sandbox_teardown(sb, HAVE_ALL, keep);
+	sandbox_spare_netns();
 }
 
 static int
@@ -539,7 +612,7 @@ sandbox_reconcile_dir(const char *state_dir, const char *id)
 
 	memset(&sb, 0, sizeof(sb));
 	strlcpy(sb.id, id, sizeof(sb.id));
-	sb.init_pidfd = sb.ns_fd = sb.workspace_fd = -1;
+	sb.init_pidfd = sb.sock = sb.workspace_fd = -1;
 	sbx_join(sb.dir, sizeof(sb.dir), state_dir, id);
 	sbx_join(sb.workspace, sizeof(sb.workspace), sb.dir, "workspace");
 	if (umount2(sb.workspace, MNT_DETACH) == -1 && errno != EINVAL &&
@@ -560,6 +633,7 @@ sandbox_reconcile(const char *state_dir)
 		log_warnx("%s", err);
 	cgroup_set_instance(state_dir);
 	cgroup_reconcile();
+	sandbox_spare_netns();
 	if ((d = opendir(state_dir)) == NULL) {
 		log_warn("%s: %s", __func__, state_dir);
 		return;
@@ -573,5 +647,9 @@ sandbox_reconcile(const char *state_dir)
 void
 sandbox_shutdown(void)
 {
+	if (sbx_spare_netns != -1) {
+		close(sbx_spare_netns);
+		sbx_spare_netns = -1;
+	}
 	cgroup_remove_instance();
 }

@@ -27,19 +27,10 @@ struct sandbox_spec {
 	struct in_addr		 resolver;	/* for /etc/resolv.conf */
 };
 
-/*
- * How sandbox_spawn enters a sandbox without holding an fd for it: an
- * nsfs file handle per namespace of pid 1 (Linux 6.18), reopened with
- * open_by_handle_at(2).  See sandbox_spawn.c for why not setns(pidfd).
- */
-#define SANDBOX_NS_MAX		6	/* mnt pid net ipc uts cgroup */
-#define SANDBOX_NSH_SIZE	32	/* nsfs handles are 16 bytes today */
-
-struct sandbox_nsh {
-	int			 nstype;	/* CLONE_NEW* */
-	int			 type;		/* file_handle.handle_type */
-	unsigned int		 bytes;
-	unsigned char		 f_handle[SANDBOX_NSH_SIZE];
+/* An exec that sandbox_spawn started and pid 1 has not reported ended. */
+struct sandbox_live {
+	uint64_t		 token;		/* names it to pid 1 */
+	pid_t			 pid;		/* host pid */
 };
 
 struct sandbox {
@@ -51,9 +42,12 @@ struct sandbox {
 	gid_t			 gid;
 	pid_t			 init_pid;	/* host pid of the sandbox's pid 1 */
 	int			 init_pidfd;
-	int			 ns_fd;		/* unused, always -1 */
-	struct sandbox_nsh	 nsh[SANDBOX_NS_MAX];
+	int			 sock;		/* to pid 1: execs, ends */
 	int			 workspace_fd;	/* O_PATH|O_DIRECTORY, host side */
+	uint64_t		 next_token;
+	struct sandbox_live	*live;		/* execs not reported ended */
+	size_t			 nlive;
+	size_t			 maxlive;	/* allocated */
 	char			 dir[CONF_PATH_SIZE];	/* state_dir/<id> */
 	char			 workspace[CONF_PATH_SIZE];	/* host path */
 	uint64_t		 oom_kills_seen;	/* at last check */
@@ -74,18 +68,30 @@ struct sandbox_exec_spec {
 
 /*
  * Returns 0, or -1 with a reason in err; a failed create leaves nothing.
- * A sandbox holds two fds (init_pidfd, workspace_fd) and pid 1, a child
- * of the caller that only sandbox_destroy may reap.
+ * A sandbox holds three fds (init_pidfd, sock, workspace_fd) and pid 1,
+ * a child of the caller that only sandbox_destroy may reap.
  */
 int	sandbox_create(struct sandbox *, const struct sandbox_spec *,
 	    char *, size_t);
 /*
  * Start argv inside the sandbox as its uid, with every restriction of
- * DESIGN.md section 2.  The new process is a child of the caller, so
- * waitpid(2) works on the returned host pid.  -1 with err on failure.
+ * DESIGN.md section 2: pid 1 forks it.  Returns its host pid once it
+ * has exec'd, or -1 with err (no such command, bad cwd, ...).  It is
+ * not the caller's child: its end comes through sandbox_events_read.
  */
 pid_t	sandbox_spawn(struct sandbox *, const struct sandbox_exec_spec *,
 	    char *, size_t);
+/* Readable when sandbox_events_read has something to say. */
+int	sandbox_events_fd(struct sandbox *);
+/*
+ * Call cb(sb, host pid, wait status, arg) for each spawned exec that
+ * has ended, without blocking.  Returns 0, or -1 once pid 1 is gone:
+ * then every exec still live was reported killed by SIGKILL, and the
+ * fd stays readable (EOF) until sandbox_destroy.  cb may start and
+ * abort execs and read events again, but not destroy the sandbox.
+ */
+int	sandbox_events_read(struct sandbox *,
+	    void (*)(struct sandbox *, pid_t, int, void *), void *);
 /* Signal every process in the sandbox but its pid 1; returns how many. */
 int	sandbox_signal_all(struct sandbox *, int);
 /* Processes in the sandbox, pid 1 excluded. */
@@ -96,9 +102,9 @@ int	sandbox_oom_killed(struct sandbox *);
  * Kill everything, unmount, remove cgroups and directories.  keep: move
  * the workspace to state_dir/kept/<id> instead of removing it.  Never
  * blocks on anything but the kernel; errors are logged, not returned.
- * The caller must have reaped the processes sandbox_spawn gave it: a
- * pid namespace's init cannot finish dying while another parent still
- * holds a zombie in it (destroy waits a bounded time, then logs).
+ * Every exec of the sandbox is dead when it returns; none is reported.
+ * Then a net namespace is made for the next create (one at a time, an
+ * fd of runnerd's until a create takes it).
  */
 void	sandbox_destroy(struct sandbox *, int);
 /* At runnerd start: remove what a previous runnerd left behind. */

@@ -68,11 +68,12 @@ ident_drop_bounding(char *err, size_t len)
 {
 	int	 cap;
 
-	/* PR_CAPBSET_READ fails past the last capability this kernel has. */
-	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
-			return (sbx_fail(err, len, "%s: capability %d: %s",
-			    __func__, cap, strerror(errno)));
+	/* EINVAL: past the last capability this kernel has. */
+	for (cap = 0; prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0; cap++)
+		;
+	if (errno != EINVAL || cap == 0)
+		return (sbx_fail(err, len, "%s: capability %d: %s", __func__,
+		    cap, strerror(errno)));
 	return (0);
 }
 

@@ -1,24 +1,37 @@
 /*
- * A sandbox's pid 1: our own C, no exec.  Forked from runnerd into new
- * pid, mount, ipc, uts and net namespaces, it waits until runnerd has
- * put it in its cgroup, takes a cgroup namespace, builds the minimal
- * root, hands runnerd the handles of its namespaces, drops to the
- * sandbox's identity and then only reaps, until runnerd or
- * sandbox_destroy kills it.  As the init of a pid namespace it ignores
- * every signal sent from inside, and when it dies the kernel kills
- * everything else in the namespace.
+ * A sandbox's pid 1: our own C, no exec.  Forked from runnerd into a
+ * new pid namespace, it enters the fresh net namespace runnerd made
+ * ahead (or makes one) and makes new ipc and uts namespaces (while
+ * runnerd makes the sandbox's directories, workspace and cgroup), a
+ * mount namespace with the minimal root once the workspace is there,
+ * and a cgroup namespace once runnerd has put it in its cgroup.  Then
+ * it takes on everything an exec must carry: rlimits, the sandbox's
+ * identity, Landlock, seccomp.  Then it drops runnerd's memory and
+ * serves as the sandbox's zygote (sandbox_zygote.c) until runnerd
+ * closes its socket or sandbox_destroy kills it.  As the init
+ * of a pid namespace it ignores every signal sent from inside, and when
+ * it dies the kernel kills everything else in the namespace.
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <net/if.h>
 
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#define INIT_HAVE_RSEQ
+#endif
+
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,20 +42,11 @@
 #include "sandbox_int.h"
 
 #define INIT_NAME	"sbx-init"
-#define INIT_SHED_SIZE	(128 * 1024)	/* /proc/self/maps, then ranges */
+#define INIT_SEGS_MAX	8		/* read-only segments of the code's */
+#define INIT_STACK_KEEP	(1024 * 1024)	/* below init_plan's frame */
 
-struct init_range {
-	unsigned long	 lo, hi;
-};
-
-static const struct {
-	const char	*name;
-	int		 nstype;
-} init_ns[SANDBOX_NS_MAX] = {
-	{ "mnt", CLONE_NEWNS }, { "pid", CLONE_NEWPID },
-	{ "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
-	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP }
-};
+_Static_assert(2 * (INIT_SEGS_MAX + 3) <= ZYG_RANGES_MAX,
+    "too few ranges for pid 1's plan");
 
 /*
  * Inside, pid 1 must not look like a daemon: a comm and a command line
@@ -76,75 +80,179 @@ init_rename(void)
 	strlcpy((char *)start, INIT_NAME, end - start);
 }
 
-/* A fresh net namespace has lo down; localhost should work. */
-static int
-init_lo_up(char *err, size_t len)
+/* One report, written whole; pid 1 has nobody else to tell. */
+static void
+init_report_error(int fd, const char *msg)
 {
-	struct ifreq	 ifr;
-	int		 s, rc = 0;
+	struct sbx_report	 r;
 
-	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		return (sbx_fail(err, len, "%s: socket: %s", __func__,
-		    strerror(errno)));
-	memset(&ifr, 0, sizeof(ifr));
-	strlcpy(ifr.ifr_name, "lo", sizeof(ifr.ifr_name));
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) == -1) {
-		rc = sbx_fail(err, len, "%s: lo: %s", __func__,
-		    strerror(errno));
-	} else {
-		ifr.ifr_flags |= IFF_UP;
-		if (ioctl(s, SIOCSIFFLAGS, &ifr) == -1)
-			rc = sbx_fail(err, len, "%s: lo up: %s", __func__,
-			    strerror(errno));
-	}
-	close(s);
-	return (rc);
+	memset(&r, 0, sizeof(r));
+	r.type = SBX_REPORT_ERROR;
+	strlcpy(r.msg, msg, sizeof(r.msg));
+	(void)write(fd, &r, sizeof(r));
 }
 
-/* What sandbox_spawn reopens later: see the comment there. */
+/* The next byte from runnerd must be want. */
 static int
-init_ns_handles(struct sandbox_nsh *nsh, char *err, size_t len)
-{
-	struct {
-		struct file_handle	 fh;
-		unsigned char		 buf[SANDBOX_NSH_SIZE];
-	} h;
-	char	 path[64];
-	int	 i, mnt;
-
-	for (i = 0; i < SANDBOX_NS_MAX; i++) {
-		snprintf(path, sizeof(path), "/proc/self/ns/%s",
-		    init_ns[i].name);
-		h.fh.handle_bytes = SANDBOX_NSH_SIZE;
-		if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt,
-		    AT_SYMLINK_FOLLOW) == -1)
-			return (sbx_fail(err, len, "%s: %s: %s (entering a "
-			    "sandbox needs nsfs file handles, Linux 6.18)",
-			    __func__, path, strerror(errno)));
-		nsh[i].nstype = init_ns[i].nstype;
-		nsh[i].type = h.fh.handle_type;
-		nsh[i].bytes = h.fh.handle_bytes;
-		memcpy(nsh[i].f_handle, h.fh.f_handle, h.fh.handle_bytes);
-	}
-	return (0);
-}
-
-static int
-init_wait_cgroup(int fd, char *err, size_t len)
+init_sync(int fd, char want, char *err, size_t len)
 {
 	char	 c;
 
-	if (read(fd, &c, 1) != 1)
+	if (read(fd, &c, 1) != 1 || c != want)
 		return (sbx_fail(err, len, "%s: runnerd went away", __func__));
 	return (0);
 }
 
+/*
+ * The limits of every exec but RLIMIT_NOFILE, which pid 1 must not be
+ * held to (it receives an exec's fds before passing them on), and which
+ * each exec child sets for itself.  RLIMIT_NPROC counts pid 1 as the
+ * pids cgroup does, so pid 1 can fork an exec whenever the policy's
+ * pids limit allows one.
+ */
 static int
-init_setup(const struct init_args *a, struct sbx_report *r, char *err,
-    size_t len)
+init_rlimits(const struct policy_msg *p, char *err, size_t len)
+{
+	const struct {
+		int		 res;
+		const char	*name;
+		rlim_t		 v;
+	} lim[] = {
+		{ RLIMIT_FSIZE, "fsize", p->fsize },
+		{ RLIMIT_CORE, "core", 0 },
+		/* The uid is the sandbox's alone: a second fence on pids. */
+		{ RLIMIT_NPROC, "nproc", p->pids }
+	};
+	struct rlimit	 rl;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(lim) / sizeof(*lim); i++) {
+		rl.rlim_cur = rl.rlim_max = lim[i].v;
+		if (setrlimit(lim[i].res, &rl) == -1)
+			return (sbx_fail(err, len, "%s: %s %llu: %s", __func__,
+			    lim[i].name, (unsigned long long)lim[i].v,
+			    strerror(errno)));
+	}
+	return (0);
+}
+
+/* The non-writable segments of the object holding the zygote's code. */
+static int
+init_code_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const unsigned long	 code = (unsigned long)zygote_main_child;
+	const unsigned long	 page = getpagesize();
+	struct zyg_range	*keep = arg;
+	unsigned long		 lo, hi;
+	int			 i, n = 0, mine = 0;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type != PT_LOAD)
+			continue;
+		lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+		hi = lo + info->dlpi_phdr[i].p_memsz;
+		if (lo <= code && code < hi)
+			mine = 1;
+		if ((info->dlpi_phdr[i].p_flags & PF_W) || n == INIT_SEGS_MAX)
+			continue;
+		keep[n].lo = lo & ~(page - 1);
+		keep[n++].hi = (hi + page - 1) & ~(page - 1);
+	}
+	if (!mine)
+		memset(keep, 0, INIT_SEGS_MAX * sizeof(*keep));
+	return (mine);
+}
+
+/*
+ * What pid 1 keeps: the zygote's code and constants, mem, the stack
+ * from INIT_STACK_KEEP below here up (the arguments /proc shows are at
+ * its top), and, zeroed, where the kernel writes behind pid 1's back:
+ * the thread's rseq area, registered by libc at its start, inherited
+ * by the fork.  Everything else goes, each gap between two kept ranges
+ * one munmap(2) however many mappings it holds.
+ */
+static size_t
+init_plan(const char *mem, struct zyg_range *r, size_t max)
+{
+	struct zyg_range	 keep[INIT_SEGS_MAX + 3], t;
+	const unsigned long	 page = getpagesize();
+	unsigned long		 lo, hi, at = 0;
+	size_t			 i, j, n = 0, nr = 0;
+
+	memset(keep, 0, sizeof(keep));
+	if (dl_iterate_phdr(init_code_cb, keep) == 0)
+		return (0);		/* keep everything rather than guess */
+	while (n < INIT_SEGS_MAX && keep[n].hi != 0)
+		n++;
+	keep[n].lo = (unsigned long)mem;
+	keep[n++].hi = (unsigned long)mem + ZYG_MEM_SIZE;
+	keep[n].lo = ((unsigned long)__builtin_frame_address(0) &
+	    ~(page - 1)) - INIT_STACK_KEEP;
+	keep[n++].hi = ~0UL;
+#ifdef INIT_HAVE_RSEQ
+	if (__rseq_size > 0) {
+		lo = (unsigned long)__builtin_thread_pointer() + __rseq_offset;
+		hi = lo + (__rseq_size > 32 ? __rseq_size : 32);
+		keep[n].lo = lo & ~(page - 1);
+		keep[n].hi = (hi + page - 1) & ~(page - 1);
+		keep[n++].zero = 1;
+	}
+#endif
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && keep[j - 1].lo > keep[j].lo; j--) {
+			t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (i = 0; i < n && nr + 2 <= max; i++) {
+		if (keep[i].lo > at) {
+			r[nr].lo = at;
+			r[nr].hi = keep[i].lo;
+			r[nr++].zero = 0;
+		}
+		if (keep[i].zero && keep[i].hi > at) {
+			r[nr].lo = keep[i].lo > at ? keep[i].lo : at;
+			r[nr].hi = keep[i].hi;
+			r[nr++].zero = 1;
+		}
+		if (keep[i].hi > at)
+			at = keep[i].hi;
+	}
+	return (nr);
+}
+
+/*
+ * pid 1 is a fork of runnerd.  Left alone it would keep, copy-on-write,
+ * the old version of every page runnerd dirties after the fork: with
+ * thousands of sandboxes, thousands of snapshots of runnerd's heap; and
+ * each exec's fork would copy runnerd's hundred mappings, which its
+ * exec would then tear down again.  Once it serves, pid 1 needs nothing
+ * but what init_plan keeps, sandbox_zygote.c making raw system calls
+ * only: the zygote first unmaps everything else, libc, ld.so, the heap
+ * and the sanitizers' state among it.  The plan is made here, while
+ * libc works.
+ */
+static char *
+init_plan_unmap(struct zyg_params *zp, char *err, size_t len)
+{
+	char	*mem;
+
+	mem = mmap(NULL, ZYG_MEM_SIZE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		sbx_fail(err, len, "%s: mmap: %s", __func__, strerror(errno));
+		return (NULL);
+	}
+	zp->nunmap = init_plan(mem, zp->unmap, ZYG_RANGES_MAX);
+	return (mem);
+}
+
+static int
+init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
+    char *err, size_t len)
 {
 	const struct sandbox_spec	*spec = a->spec;
-	const int			 keep[2] = { a->sync_fd, a->report_fd };
+	const int			 keep[2] = { a->sock, a->netns };
 	char				 host[64];
 
 	/* Die with runnerd, from the first instruction on. */
@@ -152,25 +260,50 @@ init_setup(const struct init_args *a, struct sbx_report *r, char *err,
 		return (sbx_fail(err, len, "%s: PR_SET_PDEATHSIG: %s",
 		    __func__, strerror(errno)));
 	ident_reset_signals_child();
-	if (ident_keep_fds_child(keep, 2, err, len) == -1)
+	if (ident_keep_fds_child(keep, a->netns != -1 ? 2 : 1, err,
+	    len) == -1)
 		return (-1);
 	umask(022);
 	init_rename();
-	if (init_wait_cgroup(a->sync_fd, err, len) == -1)
+	if ((*mem = init_plan_unmap(zp, err, len)) == NULL)
+		return (-1);
+	if (a->netns != -1) {
+		/* Made for this sandbox alone, its loopback already up. */
+		if (setns(a->netns, CLONE_NEWNET) == -1)
+			return (sbx_fail(err, len, "%s: setns: %s", __func__,
+			    strerror(errno)));
+		close(a->netns);
+	} else if (unshare(CLONE_NEWNET) == -1 || sbx_lo_up(err, len) == -1)
+		return (sbx_fail(err, len, "%s: net namespace: %s", __func__,
+		    strerror(errno)));
+	if (unshare(CLONE_NEWIPC | CLONE_NEWUTS) == -1)
+		return (sbx_fail(err, len, "%s: unshare: %s", __func__,
+		    strerror(errno)));
+	sbx_hostname(spec->id, host, sizeof(host));
+	if (sethostname(host, strlen(host)) == -1)
+		return (sbx_fail(err, len, "%s: sethostname: %s", __func__,
+		    strerror(errno)));
+	if (init_sync(a->sock, SBX_SYNC_MOUNT, err, len) == -1)
+		return (-1);
+	/* The workspace is mounted: a copy of the host's mounts has it. */
+	if (unshare(CLONE_NEWNS) == -1)
+		return (sbx_fail(err, len, "%s: unshare mount: %s", __func__,
+		    strerror(errno)));
+	if (mounts_build_child(spec, a->root, a->workspace, err, len) == -1)
+		return (-1);
+	if ((zp->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: /dev/null: %s", __func__,
+		    strerror(errno)));
+	if (init_sync(a->sock, SBX_SYNC_CGROUP, err, len) == -1)
 		return (-1);
 	/* Now in its cgroup: make that the root of what it can see. */
 	if (unshare(CLONE_NEWCGROUP) == -1)
 		return (sbx_fail(err, len, "%s: unshare cgroup: %s", __func__,
 		    strerror(errno)));
-	if (mounts_build_child(spec, a->root, a->workspace, err, len) == -1)
-		return (-1);
-	sbx_hostname(spec->id, host, sizeof(host));
-	if (sethostname(host, strlen(host)) == -1)
-		return (sbx_fail(err, len, "%s: sethostname: %s", __func__,
-		    strerror(errno)));
-	if (init_lo_up(err, len) == -1 ||
-	    init_ns_handles(r->nsh, err, len) == -1 ||
-	    ident_drop_child(spec->uid, spec->gid, err, len) == -1)
+	if (init_rlimits(spec->policy, err, len) == -1 ||
+	    ident_drop_child(spec->uid, spec->gid, err, len) == -1 ||
+	    landlock_exec_child(spec->fs_rules, spec->nfs_rules, err,
+	    len) == -1)
 		return (-1);
 	/* The uid change cleared the death signal: arm it again. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
@@ -179,118 +312,51 @@ init_setup(const struct init_args *a, struct sbx_report *r, char *err,
 	return (sbx_seccomp_load_child(err, len));
 }
 
-/* The private writable mappings but the stack and buf itself. */
-static size_t
-init_writable(char *buf, size_t size, struct init_range *r, size_t max)
+/*
+ * Every signal blocked for good: SIGCHLD comes through a signalfd, and
+ * since SIGCHLD is no longer ignored, children stay zombies until the
+ * zygote reaps them.
+ */
+static int
+init_signals(char *err, size_t len)
 {
-	char		*line, *next, perms[8];
-	unsigned long	 lo, hi;
-	size_t		 used = 0, n = 0;
-	ssize_t		 got;
+	sigset_t	 all, chld;
 	int		 fd;
 
-	if ((fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)) == -1)
-		return (0);
-	while (used < size - 1 &&
-	    (got = read(fd, buf + used, size - 1 - used)) > 0)
-		used += got;
-	close(fd);
-	buf[used] = '\0';
-	for (line = buf; *line != '\0' && n < max; line = next) {
-		next = strchrnul(line, '\n');
-		if (*next != '\0')
-			*next++ = '\0';
-		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 ||
-		    perms[1] != 'w' || perms[3] != 'p' ||
-		    strstr(line, "[stack]") != NULL)
-			continue;
-		/* buf may have merged with a neighbour: spare just buf. */
-		if (lo <= (unsigned long)buf && (unsigned long)buf < hi) {
-			r[n].lo = lo;
-			r[n++].hi = (unsigned long)buf;
-			lo = (unsigned long)buf + INIT_SHED_SIZE;
-		}
-		if (lo < hi && n < max) {
-			r[n].lo = lo;
-			r[n++].hi = hi;
-		}
-	}
-	return (n);
-}
-
-/*
- * pid 1 is a fork of runnerd.  Left alone it would keep, copy-on-write,
- * the old version of every page runnerd dirties after the fork: with
- * thousands of sandboxes, thousands of snapshots of runnerd's heap.
- * From here on pid 1 needs nothing but its stack and syscall(2), so
- * every other private writable page goes back to the kernel (file
- * pages revert to the file, anonymous ones to zeroes).  That takes
- * libc's and ld.so's data too, the GOT among them: the maps are parsed
- * before, and syscall(2) is then reached through a pointer taken before,
- * never through the PLT.
- */
-__attribute__((noreturn))
-static void
-init_shed_and_sleep(void)
-{
-	long			(*volatile sc)(long, ...) = syscall;
-	struct init_range	*r;
-	char			*buf;
-	size_t			 i, n = 0;
-
-	buf = mmap(NULL, INIT_SHED_SIZE, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf != MAP_FAILED) {
-		r = (struct init_range *)(buf + INIT_SHED_SIZE / 2);
-		n = init_writable(buf, INIT_SHED_SIZE / 2, r,
-		    INIT_SHED_SIZE / 2 / sizeof(*r));
-	}
-	for (i = 0; i < n; i++)
-		sc(SYS_madvise, r[i].lo, r[i].hi - r[i].lo, MADV_DONTNEED);
-	if (buf != MAP_FAILED)
-		sc(SYS_madvise, (long)buf, INIT_SHED_SIZE, MADV_DONTNEED);
-	for (;;)
-		sc(SYS_pause);
-}
-
-/*
- * With SIGCHLD ignored the kernel reaps every child of pid 1 at once,
- * orphans included, so pid 1 has nothing to do but exist.  Set before
- * the sandbox is reported ready, when no process can have exited yet:
- * SIG_IGN does not reap zombies that are already there.
- */
-static void
-init_reaper_signals(void)
-{
-	sigset_t	 all;
-
-	signal(SIGCHLD, SIG_IGN);
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if ((fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: signalfd: %s", __func__,
+		    strerror(errno)));
+	return (fd);
 }
 
 void
 init_main_child(const struct init_args *a)
 {
 	struct sbx_report	 r;
-	char			 err[SBX_MSG_SIZE], c;
+	struct zyg_params	 zp;
+	char			 err[SBX_MSG_SIZE], *mem = NULL;
 
-	memset(&r, 0, sizeof(r));
-	if (init_setup(a, &r, err, sizeof(err)) == -1) {
-		sbx_report_error(a->report_fd, err);
+	memset(&zp, 0, sizeof(zp));
+	zp.sock = a->sock;
+	zp.nofile = a->spec->policy->nofile;
+	if (init_setup(a, &zp, &mem, err, sizeof(err)) == -1 ||
+	    (zp.sigfd = init_signals(err, sizeof(err))) == -1) {
+		init_report_error(a->sock, err);
 		_exit(1);
 	}
-	init_reaper_signals();
+	memset(&r, 0, sizeof(r));
 	r.type = SBX_REPORT_READY;
-	if (write(a->report_fd, &r, sizeof(r)) != sizeof(r))
+	if (write(a->sock, &r, sizeof(r)) != sizeof(r))
 		_exit(1);
 	/*
 	 * runnerd answers only after reading the report, written after
 	 * the death signal was armed again: no answer, no runnerd.
 	 */
-	if (read(a->sync_fd, &c, 1) != 1)
+	if (init_sync(a->sock, SBX_SYNC_GO, err, sizeof(err)) == -1)
 		_exit(1);
-	close(a->sync_fd);
-	close(a->report_fd);
-	init_shed_and_sleep();
+	zygote_main_child(&zp, mem);
 }

@@ -16,40 +16,125 @@
 #define SBX_DEFAULT_PATH	"/usr/local/bin:/usr/bin:/bin"
 
 /*
- * What a child tells runnerd over its CLOEXEC report pipe: one struct
- * per write, smaller than PIPE_BUF so that writes never interleave.
+ * Creating a sandbox, over the socket that becomes runnerd's line to
+ * its pid 1: runnerd sends single bytes (SBX_SYNC_*, in this order)
+ * when pid 1 may go on, pid 1 answers with one sbx_report.
  */
+#define SBX_SYNC_MOUNT		'm'	/* root dir and workspace are there */
+#define SBX_SYNC_CGROUP		'c'	/* pid 1 is in its cgroup */
+#define SBX_SYNC_GO		'g'	/* runnerd has read the report */
+
 enum sbx_report_type {
-	SBX_REPORT_ERROR = 1,	/* msg says why; the writer exits */
-	SBX_REPORT_READY,	/* pid 1: built and dropped; nsh valid */
-	SBX_REPORT_PID		/* spawn helper: the exec child's pid */
+	SBX_REPORT_ERROR = 1,	/* msg says why; pid 1 exits */
+	SBX_REPORT_READY	/* built and dropped */
 };
 
 struct sbx_report {
 	int			 type;
-	pid_t			 pid;
 	char			 msg[SBX_MSG_SIZE];
-	struct sandbox_nsh	 nsh[SANDBOX_NS_MAX];
+};
+
+/*
+ * Then pid 1 is the sandbox's zygote (sandbox_zygote.c).  runnerd sends
+ * a zyg_req with SCM_RIGHTS: a reply socket, then the stdio fds the
+ * request names.  pid 1 forks; the child reports ZYG_STARTED on the
+ * reply socket (runnerd, with SO_PASSCRED, learns its host pid from the
+ * credentials the kernel attaches), takes its fds and cwd and execs;
+ * runnerd reads until EOF, which CLOEXEC brings at the exec.  What
+ * fails before the exec comes back as one ZYG_FAILED.  When an exec
+ * ends, pid 1 sends a zyg_exit on the sandbox's socket.
+ */
+#define ZYG_MAGIC		0x7a796731	/* "zyg1" */
+#define ZYG_REQ_MAX		65536	/* a zyg_req with its strings */
+#define ZYG_ARGS_MAX		4096	/* argv and envp entries together */
+#define ZYG_EXECS_MAX		1024	/* live execs a sandbox */
+
+#define ZYG_FD_STDIN		0x01	/* absent ones become /dev/null */
+#define ZYG_FD_STDOUT		0x02
+#define ZYG_FD_STDERR		0x04
+#define ZYG_FD_EXTRA		0x08	/* becomes fd 3 */
+#define ZYG_FD_ALL		0x0f
+#define ZYG_NFDS		5	/* the reply socket and four */
+
+struct zyg_req {
+	uint32_t		 magic;
+	uint32_t		 fds;		/* ZYG_FD_* */
+	uint64_t		 token;
+	uint32_t		 argc;
+	uint32_t		 envc;
+	/* Then cwd, argv[], envp[], each NUL-terminated; nothing else. */
+};
+
+enum zyg_reply_type {
+	ZYG_STARTED = 1,	/* from the child: its credentials */
+	ZYG_FAILED		/* from pid 1 or the child: err, stage */
+};
+
+enum zyg_stage {
+	ZYG_S_REQUEST = 1,	/* pid 1 refused a malformed request */
+	ZYG_S_FULL,		/* ZYG_EXECS_MAX execs live */
+	ZYG_S_FORK,
+	ZYG_S_FDS,
+	ZYG_S_SETSID,
+	ZYG_S_NOFILE,
+	ZYG_S_CWD,		/* arg: the cwd */
+	ZYG_S_EXEC,		/* arg: the path */
+	ZYG_S_NOTFOUND		/* arg: the command; err EACCES or 0 */
+};
+
+struct zyg_reply {
+	uint32_t		 type;		/* zyg_reply_type */
+	uint32_t		 stage;		/* zyg_stage */
+	int32_t			 err;		/* errno */
+	char			 arg[SBX_MSG_SIZE];
+};
+
+struct zyg_exit {
+	uint64_t		 token;
+	int32_t			 wstatus;
+	uint32_t		 pad;
+};
+
+/* What pid 1 hands its zygote, with mem: ZYG_MEM_SIZE bytes of scratch. */
+#define ZYG_MEM_SIZE		(256 * 1024)
+#define ZYG_RANGES_MAX		24
+
+struct zyg_range {
+	unsigned long		 lo, hi;
+	int			 zero;		/* madvise, not munmap */
+};
+
+struct zyg_params {
+	int			 sock;		/* to runnerd */
+	int			 sigfd;		/* signalfd for SIGCHLD */
+	int			 devnull;	/* for an exec's absent stdio */
+	uint64_t		 nofile;	/* RLIMIT_NOFILE of an exec */
+	struct zyg_range	 unmap[ZYG_RANGES_MAX];	/* all but the code, */
+	size_t			 nunmap;	/* stack and mem */
 };
 
 /* sandbox.c */
 int	 sbx_fail(char *, size_t, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
-void	 sbx_report_error(int, const char *);
 void	 sbx_sleep_ms(unsigned int);
 long	 sbx_elapsed_ms(const struct timespec *);
 int	 sbx_hostname(const char *, char *, size_t);
+int	 sbx_lo_up(char *, size_t);
 
 /* sandbox_init.c: pid 1; never returns. */
 struct init_args {
 	const struct sandbox_spec	*spec;
 	const char			*root;		/* state_dir/<id>/root */
 	const char			*workspace;	/* host side */
-	int				 sync_fd;	/* runnerd -> pid 1 */
-	int				 report_fd;	/* pid 1 -> runnerd */
+	int				 sock;		/* to runnerd */
+	int				 netns;		/* made ahead, or -1 */
 };
 __attribute__((noreturn))
 void	 init_main_child(const struct init_args *);
+
+/* sandbox_zygote.c: pid 1 once it is built; never returns. */
+__attribute__((noreturn))
+void	 zygote_main_child(const struct zyg_params *, char *);
 
 /* sandbox_ident.c: signals, fds and identity of a sandboxed process. */
 #define IDENT_KEEP_MAX		8
@@ -74,7 +159,7 @@ void	 cgroup_reconcile(void);
 void	 cgroup_set_instance(const char *);
 void	 cgroup_remove_instance(void);
 
-/* landlock.c: the exec allowlist, in the exec child. */
+/* landlock.c: the exec allowlist, on pid 1 for every exec. */
 int	 landlock_exec_child(const struct fs_rule_msg *, size_t, char *,
 	    size_t);
 

@@ -1,341 +1,424 @@
 /*
- * Starting a process inside a sandbox.  A helper forked from runnerd
- * joins the sandbox's cgroups (from the host side), enters its
- * namespaces and clones the exec child with CLONE_PARENT, so that the
- * child is runnerd's own and waitpid(2) works on it; then the helper
- * exits.  The child takes its fds, limits and identity, the Landlock
- * and seccomp restrictions, and execs.  Every failure before the exec
- * comes back over a CLOEXEC pipe as a message, never as an exit status.
+ * Starting a process inside a sandbox, runnerd's side: pid 1 is the
+ * sandbox's zygote (sandbox_zygote.c, protocol in sandbox_int.h).
  *
- * How the helper gets in.  setns(2) on a pidfd of pid 1, like opening
- * /proc/<pid>/ns/<type>, needs ptrace read access to pid 1; pid 1 runs as
- * the sandbox's uid and is not dumpable, so a uid-0 runnerd without
- * CAP_SYS_PTRACE is refused with EPERM (checked on Linux 6.18).
- * Keeping an fd per namespace would cost six fds a sandbox against a
- * budget of two (init_pidfd, workspace_fd); parking them in flight on
- * a socket would charge them to uid 0's unix_inflight count, which
- * other root processes then run into.  Instead pid 1, before it drops,
- * takes an nsfs file handle of each of its namespaces (Linux 6.18):
- * plain bytes kept in struct sandbox, which open_by_handle_at(2) with
- * FD_NSFS_ROOT turns back into namespace fds for a caller with
- * CAP_SYS_ADMIN over the namespace's owner, with no ptrace check.
- * Namespace ids are never reused, so a handle can outlive its sandbox
- * only to fail (ESTALE), never to name somebody else's namespace.
+ * sandbox_spawn sends pid 1 a request with a fresh reply socket and
+ * the exec's fds, then waits, a bounded time, on the reply socket
+ * alone: for the child's ZYG_STARTED, whose credentials the kernel
+ * translates into runnerd's pid namespace (SO_PASSCRED), then for EOF,
+ * which the exec brings (CLOEXEC), or a ZYG_FAILED that says why there
+ * is no exec.  Nothing on the way needs privilege: no cgroup write, no
+ * setns, no fork of runnerd.
+ *
+ * Execs end on the sandbox's socket, each named by the token of its
+ * request; sandbox_events_read turns tokens back into host pids.  A
+ * token that is not live (its spawn failed) is not reported, so a
+ * stale report can never be taken for a later exec that got the same
+ * pid.
  */
 #include <sys/types.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "sandbox_int.h"
 
-#ifndef FD_NSFS_ROOT
-#define FD_NSFS_ROOT	-10003	/* include/uapi/linux/fcntl.h, 6.18 */
-#endif
-
-#define SPAWN_ERRFD	4	/* the report pipe, in the exec child */
-#define SPAWN_TMPFD	10	/* where fds wait before they are placed */
-
-__attribute__((noreturn))
-static void
-spawn_die(int fd, const char *err)
-{
-	sbx_report_error(fd, err);
-	_exit(127);
-}
-
-/* Reopen every namespace of pid 1 first, then enter them all. */
-static int
-spawn_enter(const struct sandbox *sb, char *err, size_t len)
-{
-	struct {
-		struct file_handle	 fh;
-		unsigned char		 buf[SANDBOX_NSH_SIZE];
-	} h;
-	int	 fds[SANDBOX_NS_MAX], i, n, rc = 0;
-
-	for (n = 0; n < SANDBOX_NS_MAX; n++) {
-		if (sb->nsh[n].bytes > SANDBOX_NSH_SIZE) {
-			rc = sbx_fail(err, len, "%s: bad namespace handle",
-			    __func__);
-			break;
-		}
-		h.fh.handle_bytes = sb->nsh[n].bytes;
-		h.fh.handle_type = sb->nsh[n].type;
-		memcpy(h.fh.f_handle, sb->nsh[n].f_handle, sb->nsh[n].bytes);
-		if ((fds[n] = open_by_handle_at(FD_NSFS_ROOT, &h.fh,
-		    O_RDONLY | O_CLOEXEC)) == -1) {
-			rc = sbx_fail(err, len, "%s: namespace of sandbox %s: "
-			    "%s", __func__, sb->id, strerror(errno));
-			break;
-		}
-	}
-	for (i = 0; i < n && rc == 0; i++)
-		if (setns(fds[i], sb->nsh[i].nstype) == -1)
-			rc = sbx_fail(err, len, "%s: setns: %s", __func__,
-			    strerror(errno));
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	return (rc);
-}
-
 /*
- * Park every fd the child keeps above SPAWN_TMPFD first, so that
- * placing one on 0-4 can never clobber another still to be placed.
+ * pid 1 and the child, from the request to the exec: normally well
+ * under a millisecond, but the child is the sandbox's (its CPU quota,
+ * its memory), and runnerd waits.  Every SPAWN_SLICE_MS it checks that
+ * no process of the sandbox has stopped the child (SIGSTOP needs no
+ * more than the same uid).
  */
-static int
-spawn_fds(const struct sandbox_exec_spec *es, int rfd, char *err,
-    size_t len)
-{
-	int	 src[5] = { es->fd_stdin, es->fd_stdout, es->fd_stderr,
-		    es->fd_extra, rfd };
-	int	 tmp[5], i;
+#define SPAWN_WAIT_MS	5000
+#define SPAWN_SLICE_MS	100
 
-	for (i = 0; i < 5; i++) {
-		if (src[i] != -1)
-			tmp[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_TMPFD);
-		else if (i < 3)
-			tmp[i] = open("/dev/null", O_RDWR | O_CLOEXEC);
-		else
-			tmp[i] = -1;		/* no broker channel */
-		if (tmp[i] == -1 && (src[i] != -1 || i < 3))
-			return (sbx_fail(err, len, "%s: fd %d: %s", __func__,
-			    i, strerror(errno)));
-	}
-	for (i = 0; i < 4; i++)
-		if (tmp[i] != -1 && dup2(tmp[i], i) == -1)
-			return (sbx_fail(err, len, "%s: dup2: %s", __func__,
-			    strerror(errno)));
-	if (dup3(tmp[4], SPAWN_ERRFD, O_CLOEXEC) == -1)
-		return (sbx_fail(err, len, "%s: dup3: %s", __func__,
-		    strerror(errno)));
-	if (tmp[3] == -1)
-		close(3);
-	if (close_range(SPAWN_ERRFD + 1, ~0U, 0) == -1)
-		return (sbx_fail(err, len, "%s: close_range: %s", __func__,
-		    strerror(errno)));
-	return (0);
-}
-
-static int
-spawn_rlimits(const struct policy_msg *p, char *err, size_t len)
-{
-	const struct {
-		int		 res;
-		const char	*name;
-		rlim_t		 v;
-	} lim[] = {
-		{ RLIMIT_FSIZE, "fsize", p->fsize },
-		{ RLIMIT_NOFILE, "nofile", p->nofile },
-		{ RLIMIT_CORE, "core", 0 },
-		/* The uid is the sandbox's alone: a second fence on pids. */
-		{ RLIMIT_NPROC, "nproc", p->pids }
-	};
-	struct rlimit	 rl;
-	size_t		 i;
-
-	for (i = 0; i < sizeof(lim) / sizeof(*lim); i++) {
-		rl.rlim_cur = rl.rlim_max = lim[i].v;
-		if (setrlimit(lim[i].res, &rl) == -1)
-			return (sbx_fail(err, len, "%s: %s %llu: %s", __func__,
-			    lim[i].name, (unsigned long long)lim[i].v,
-			    strerror(errno)));
-	}
-	return (0);
-}
-
-static const char *
-spawn_getenv(char *const *envp, const char *key)
-{
-	size_t	 n = strlen(key);
-
-	for (; envp != NULL && *envp != NULL; envp++)
-		if (strncmp(*envp, key, n) == 0 && (*envp)[n] == '=')
-			return (*envp + n + 1);
-	return (NULL);
-}
-
-/* execvpe(3) without its sh fallback, with the PATH of envp. */
+/* Entries and bytes of a NULL-terminated vector; NULL counts as none. */
 static void
-spawn_exec(const struct sandbox_exec_spec *es, char *err, size_t len)
+spawn_vec(char *const *v, size_t *n, size_t *bytes)
 {
-	const char	*path, *p, *end;
-	char		 buf[PATH_MAX];
-	int		 eacces = 0;
-
-	if (strchr(es->argv[0], '/') != NULL) {
-		execve(es->argv[0], es->argv, es->envp);
-		sbx_fail(err, len, "%s: %s: %s", __func__, es->argv[0],
-		    strerror(errno));
-		return;
-	}
-	if ((path = spawn_getenv(es->envp, "PATH")) == NULL)
-		path = SBX_DEFAULT_PATH;
-	for (p = path; ; p = end + 1) {
-		end = strchrnul(p, ':');
-		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(end - p), p,
-		    end == p ? "" : "/", es->argv[0]) < (int)sizeof(buf)) {
-			execve(buf, es->argv, es->envp);
-			if (errno == EACCES)
-				eacces = 1;
-			else if (errno != ENOENT && errno != ENOTDIR) {
-				sbx_fail(err, len, "%s: %s: %s", __func__, buf,
-				    strerror(errno));
-				return;
-			}
-		}
-		if (*end == '\0')
-			break;
-	}
-	sbx_fail(err, len, "%s: %s: %s", __func__, es->argv[0], eacces ?
-	    strerror(EACCES) : "command not found");
+	*n = *bytes = 0;
+	for (; v != NULL && v[*n] != NULL; (*n)++)
+		*bytes += strlen(v[*n]) + 1;
 }
 
-/*
- * Session, limits, identity, cwd, Landlock, seccomp.  The cwd is
- * entered only once the process is the sandbox's uid, so that root's
- * DAC override can never lend it a directory it could not have entered
- * itself.
- */
-static int
-spawn_restrict(const struct sandbox *sb, const struct sandbox_exec_spec *es,
-    char *err, size_t len)
+/* A zyg_req with its strings: cwd, argv, envp. */
+static char *
+spawn_request(const struct sandbox_exec_spec *es, uint64_t token,
+    size_t *lenp, char *err, size_t len)
 {
 	const char	*cwd = es->cwd != NULL ? es->cwd : "/workspace";
+	struct zyg_req	*rq;
+	size_t		 argc, envc, abytes, ebytes, clen, size, i, l;
+	char		*buf, *p;
 
-	if (setsid() == -1)
-		return (sbx_fail(err, len, "%s: setsid: %s", __func__,
-		    strerror(errno)));
-	if (spawn_rlimits(&sb->policy, err, len) == -1 ||
-	    ident_drop_child(sb->uid, sb->gid, err, len) == -1)
-		return (-1);
-	if (chdir(cwd) == -1)
-		return (sbx_fail(err, len, "%s: cwd %s: %s", __func__, cwd,
-		    strerror(errno)));
-	if (landlock_exec_child(sb->fs_rules, sb->nfs_rules, err, len) == -1)
-		return (-1);
-	return (sbx_seccomp_load_child(err, len));
-}
-
-/* The exec child, in the sandbox but still privileged until restricted. */
-__attribute__((noreturn))
-static void
-spawn_child(const struct sandbox *sb, const struct sandbox_exec_spec *es,
-    int rfd)
-{
-	char	 err[SBX_MSG_SIZE];
-
-	ident_reset_signals_child();
-	if (spawn_fds(es, rfd, err, sizeof(err)) == -1)
-		spawn_die(rfd, err);
-	if (spawn_restrict(sb, es, err, sizeof(err)) == 0)
-		spawn_exec(es, err, sizeof(err));
-	spawn_die(SPAWN_ERRFD, err);
-}
-
-/* In a fork of runnerd, still privileged: cgroup, namespaces, clone. */
-__attribute__((noreturn))
-static void
-spawn_helper(const struct sandbox *sb, const struct sandbox_exec_spec *es,
-    int rfd)
-{
-	struct sbx_report	 r;
-	char			 err[SBX_MSG_SIZE];
-	pid_t			 pid;
-
-	if (cgroup_attach(sb->id, 0, err, sizeof(err)) == -1 ||
-	    spawn_enter(sb, err, sizeof(err)) == -1)
-		spawn_die(rfd, err);
-	/* CLONE_PARENT: the child is runnerd's, and in the pid namespace. */
-	pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, 0);
-	if (pid == 0)
-		spawn_child(sb, es, rfd);
-	if (pid == -1) {
-		sbx_fail(err, sizeof(err), "%s: clone: %s", __func__,
-		    strerror(errno));
-		spawn_die(rfd, err);
+	spawn_vec(es->argv, &argc, &abytes);
+	spawn_vec(es->envp, &envc, &ebytes);
+	clen = strlen(cwd) + 1;
+	size = sizeof(*rq) + clen + abytes + ebytes;
+	if (clen == 1) {
+		sbx_fail(err, len, "sandbox_spawn: empty cwd");
+		return (NULL);
 	}
-	memset(&r, 0, sizeof(r));
-	r.type = SBX_REPORT_PID;
-	r.pid = pid;
-	(void)write(rfd, &r, sizeof(r));
-	_exit(0);
+	if (argc + envc > ZYG_ARGS_MAX || size > ZYG_REQ_MAX) {
+		sbx_fail(err, len, "sandbox_spawn: arguments and environment "
+		    "too long");
+		return (NULL);
+	}
+	if ((buf = calloc(1, size)) == NULL) {
+		sbx_fail(err, len, "sandbox_spawn: %s", strerror(errno));
+		return (NULL);
+	}
+	rq = (struct zyg_req *)buf;
+	rq->magic = ZYG_MAGIC;
+	rq->fds = (es->fd_stdin != -1 ? ZYG_FD_STDIN : 0) |
+	    (es->fd_stdout != -1 ? ZYG_FD_STDOUT : 0) |
+	    (es->fd_stderr != -1 ? ZYG_FD_STDERR : 0) |
+	    (es->fd_extra != -1 ? ZYG_FD_EXTRA : 0);
+	rq->token = token;
+	rq->argc = argc;
+	rq->envc = envc;
+	p = buf + sizeof(*rq);
+	memcpy(p, cwd, clen);
+	p += clen;
+	for (i = 0; i < argc; i++, p += l) {
+		l = strlen(es->argv[i]) + 1;
+		memcpy(p, es->argv[i], l);
+	}
+	for (i = 0; i < envc; i++, p += l) {
+		l = strlen(es->envp[i]) + 1;
+		memcpy(p, es->envp[i], l);
+	}
+	*lenp = size;
+	return (buf);
 }
 
-/* Reports until EOF: the helper's pid, or the first error of either. */
-static pid_t
-spawn_collect(int fd, char *err, size_t len)
+/* The request, with the reply socket and the exec's fds. */
+static int
+spawn_send(struct sandbox *sb, const struct sandbox_exec_spec *es,
+    const char *req, size_t reqlen, int rfd, char *err, size_t len)
 {
-	struct sbx_report	 r;
-	pid_t			 pid = -1;
-	ssize_t			 n;
-	int			 failed = 0;
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(ZYG_NFDS * sizeof(int))];
+	} c;
+	const int	 src[4] = { es->fd_stdin, es->fd_stdout, es->fd_stderr,
+			    es->fd_extra };
+	int		 fds[ZYG_NFDS], n = 0, i;
+	struct iovec	 iov;
+	struct msghdr	 m;
+	struct cmsghdr	*cm;
 
-	for (;;) {
-		n = read(fd, &r, sizeof(r));
-		if (n == -1 && errno == EINTR)
+	fds[n++] = rfd;
+	for (i = 0; i < 4; i++)
+		if (src[i] != -1)
+			fds[n++] = src[i];
+	memset(&c, 0, sizeof(c));
+	memset(&m, 0, sizeof(m));
+	iov.iov_base = (void *)req;
+	iov.iov_len = reqlen;
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = CMSG_SPACE(n * sizeof(int));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
+	/* pid 1 takes one request at a time, and fast: never wait for it. */
+	if (sendmsg(sb->sock, &m, MSG_DONTWAIT | MSG_NOSIGNAL) !=
+	    (ssize_t)reqlen)
+		return (sbx_fail(err, len, "sandbox_spawn: sandbox %s: pid 1: "
+		    "%s", sb->id, errno == EAGAIN ? "busy" : strerror(errno)));
+	return (0);
+}
+
+static int
+spawn_failed(const struct zyg_reply *r, char *err, size_t len)
+{
+	const char	*e = strerror(r->err);
+
+	switch (r->stage) {
+	case ZYG_S_REQUEST:
+		return (sbx_fail(err, len, "sandbox_spawn: pid 1 refused the "
+		    "request: %s", e));
+	case ZYG_S_FULL:
+		return (sbx_fail(err, len, "sandbox_spawn: %d execs are "
+		    "running in the sandbox already", ZYG_EXECS_MAX));
+	case ZYG_S_FORK:
+		return (sbx_fail(err, len, "sandbox_spawn: fork: %s", e));
+	case ZYG_S_FDS:
+		return (sbx_fail(err, len, "sandbox_spawn: fds: %s", e));
+	case ZYG_S_SETSID:
+		return (sbx_fail(err, len, "sandbox_spawn: setsid: %s", e));
+	case ZYG_S_NOFILE:
+		return (sbx_fail(err, len, "sandbox_spawn: nofile: %s", e));
+	case ZYG_S_CWD:
+		return (sbx_fail(err, len, "sandbox_spawn: cwd %s: %s", r->arg,
+		    e));
+	case ZYG_S_EXEC:
+		return (sbx_fail(err, len, "sandbox_spawn: %s: %s", r->arg, e));
+	case ZYG_S_NOTFOUND:
+		return (sbx_fail(err, len, "sandbox_spawn: %s: %s", r->arg,
+		    r->err == EACCES ? e : "command not found"));
+	}
+	return (sbx_fail(err, len, "sandbox_spawn: pid 1 failed (stage %u)",
+	    r->stage));
+}
+
+/* One reply: its length (0 at EOF), or -1; cred gets its sender. */
+static ssize_t
+spawn_recv(int fd, struct zyg_reply *r, struct ucred *cred)
+{
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(sizeof(struct ucred)) +
+				    CMSG_SPACE(ZYG_NFDS * sizeof(int))];
+	} c;
+	struct iovec	 iov;
+	struct msghdr	 m;
+	struct cmsghdr	*cm;
+	ssize_t		 n;
+	int		*fds;
+	size_t		 i;
+
+	memset(&m, 0, sizeof(m));
+	iov.iov_base = r;
+	iov.iov_len = sizeof(*r);
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = sizeof(c.buf);
+	cred->pid = 0;
+	if ((n = recvmsg(fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC)) <= 0)
+		return (n);
+	for (cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET)
 			continue;
-		if (n != sizeof(r))
-			break;
-		if (r.type == SBX_REPORT_PID)
-			pid = r.pid;
-		else if (r.type == SBX_REPORT_ERROR && !failed) {
-			r.msg[sizeof(r.msg) - 1] = '\0';
-			sbx_fail(err, len, "%s", r.msg);
-			failed = 1;
+		if (cm->cmsg_type == SCM_CREDENTIALS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(*cred)))
+			memcpy(cred, CMSG_DATA(cm), sizeof(*cred));
+		else if (cm->cmsg_type == SCM_RIGHTS) {
+			/* Nobody sends any; none may stay. */
+			fds = (int *)CMSG_DATA(cm);
+			for (i = 0; i < (cm->cmsg_len - CMSG_LEN(0)) /
+			    sizeof(int); i++)
+				close(fds[i]);
 		}
 	}
-	if (!failed && pid == -1)
-		sbx_fail(err, len, "%s: the helper died without a word",
-		    __func__);
-	if (failed && pid != -1) {
-		/* The child wrote its error and exits: it is ours to reap. */
-		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
-			;
+	if (n != sizeof(*r) || (m.msg_flags & MSG_TRUNC))
+		return (-1);
+	return (n);
+}
+
+/* Whether pid is stopped, as /proc/<pid>/stat says. */
+static int
+spawn_stopped(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	return ((p = strrchr(buf, ')')) != NULL && (p[2] == 'T' ||
+	    p[2] == 't'));
+}
+
+/*
+ * Replies until EOF: the exec's host pid, or -1 with why.  Only EOF
+ * wakes runnerd (poll for no event but POLLHUP): the child's replies
+ * wait in the queue meanwhile, and the child runs on undisturbed.
+ */
+static pid_t
+spawn_collect(struct sandbox *sb, int fd, char *err, size_t len)
+{
+	struct zyg_reply	 r;
+	struct ucred		 cred;
+	struct pollfd		 pfd;
+	struct timespec		 t0;
+	long			 left;
+	ssize_t			 n;
+	pid_t			 pid = -1;
+	int			 failed = 0, timedout;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pfd.fd = fd;
+	pfd.events = 0;
+	for (;;) {
+		if ((left = SPAWN_WAIT_MS - sbx_elapsed_ms(&t0)) < 0)
+			left = 0;
+		timedout = poll(&pfd, 1, left < SPAWN_SLICE_MS ? left :
+		    SPAWN_SLICE_MS) == 0;
+		while ((n = spawn_recv(fd, &r, &cred)) != 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1 && errno == EAGAIN)
+				break;
+			if (n == -1) {
+				if (!failed)
+					sbx_fail(err, len, "sandbox_spawn: bad "
+					    "reply from sandbox %s", sb->id);
+				failed = 1;
+			} else if (r.type == ZYG_STARTED && cred.pid > 0 &&
+			    cred.uid == sb->uid && pid == -1)
+				pid = cred.pid;
+			else if (r.type == ZYG_FAILED && !failed) {
+				r.arg[sizeof(r.arg) - 1] = '\0';
+				spawn_failed(&r, err, len);
+				failed = 1;
+			}
+		}
+		if (n == 0)
+			break;
+		if (!timedout)
+			continue;
+		if (pid != -1 && spawn_stopped(pid)) {
+			if (poll(&pfd, 1, 0) == 1)
+				continue;	/* it exec'd meanwhile */
+			if (!failed)
+				sbx_fail(err, len, "sandbox_spawn: sandbox %s: "
+				    "the exec was stopped before it started",
+				    sb->id);
+		} else if (left > SPAWN_SLICE_MS)
+			continue;
+		else if (!failed)
+			sbx_fail(err, len, "sandbox_spawn: sandbox %s: no exec "
+			    "after %d ms", sb->id, SPAWN_WAIT_MS);
+		/* Holding the reply socket, the child is alive. */
+		if (pid != -1)
+			kill(pid, SIGKILL);
+		return (-1);
 	}
-	return (failed ? -1 : pid);
+	if (failed)
+		return (-1);
+	if (pid == -1)
+		return (sbx_fail(err, len, "sandbox_spawn: sandbox %s: pid 1 "
+		    "started nothing", sb->id));
+	return (pid);
 }
 
 pid_t
 sandbox_spawn(struct sandbox *sb, const struct sandbox_exec_spec *es,
     char *err, size_t len)
 {
-	pid_t	 helper, pid;
-	int	 rp[2];
+	struct sandbox_live	*live;
+	size_t			 reqlen, max;
+	char			*req;
+	pid_t			 pid;
+	int			 rp[2], on = 1, rc;
 
 	if (es->argv == NULL || es->argv[0] == NULL || es->argv[0][0] == '\0')
-		return (sbx_fail(err, len, "%s: no command", __func__));
-	if (sb->init_pidfd == -1)
-		return (sbx_fail(err, len, "%s: sandbox %s has no pid 1",
-		    __func__, sb->id));
-	if (pipe2(rp, O_CLOEXEC) == -1)
-		return (sbx_fail(err, len, "%s: pipe: %s", __func__,
-		    strerror(errno)));
-	if ((helper = fork()) == -1) {
-		sbx_fail(err, len, "%s: fork: %s", __func__, strerror(errno));
-		close(rp[0]);
-		close(rp[1]);
+		return (sbx_fail(err, len, "sandbox_spawn: no command"));
+	if (sb->sock == -1)
+		return (sbx_fail(err, len, "sandbox_spawn: sandbox %s has no "
+		    "pid 1", sb->id));
+	/* Room to remember it, before anything starts. */
+	if (sb->nlive == sb->maxlive) {
+		max = sb->maxlive == 0 ? 8 : sb->maxlive * 2;
+		if ((live = reallocarray(sb->live, max, sizeof(*live))) ==
+		    NULL)
+			return (sbx_fail(err, len, "sandbox_spawn: %s",
+			    strerror(errno)));
+		sb->live = live;
+		sb->maxlive = max;
+	}
+	if ((req = spawn_request(es, sb->next_token + 1, &reqlen, err,
+	    len)) == NULL)
 		return (-1);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rp) == -1) {
+		free(req);
+		return (sbx_fail(err, len, "sandbox_spawn: socketpair: %s",
+		    strerror(errno)));
 	}
-	if (helper == 0) {
-		close(rp[0]);
-		spawn_helper(sb, es, rp[1]);
-	}
+	if (setsockopt(rp[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) == -1)
+		rc = sbx_fail(err, len, "sandbox_spawn: SO_PASSCRED: %s",
+		    strerror(errno));
+	else
+		rc = spawn_send(sb, es, req, reqlen, rp[1], err, len);
+	free(req);
 	close(rp[1]);
-	pid = spawn_collect(rp[0], err, len);
+	sb->next_token++;
+	pid = rc == -1 ? -1 : spawn_collect(sb, rp[0], err, len);
 	close(rp[0]);
-	/* Ours alone: a caller's waitpid(-1) would race this. */
-	while (waitpid(helper, NULL, 0) == -1 && errno == EINTR)
-		;
+	if (pid == -1)
+		return (-1);
+	sb->live[sb->nlive].token = sb->next_token;
+	sb->live[sb->nlive++].pid = pid;
 	return (pid);
+}
+
+int
+sandbox_events_fd(struct sandbox *sb)
+{
+	return (sb->sock);
+}
+
+/* The live exec of token, forgotten; 0 if there is none. */
+static pid_t
+spawn_take(struct sandbox *sb, uint64_t token)
+{
+	pid_t	 pid;
+	size_t	 i;
+
+	for (i = 0; i < sb->nlive; i++) {
+		if (sb->live[i].token != token)
+			continue;
+		pid = sb->live[i].pid;
+		sb->live[i] = sb->live[--sb->nlive];
+		return (pid);
+	}
+	return (0);
+}
+
+int
+sandbox_events_read(struct sandbox *sb,
+    void (*cb)(struct sandbox *, pid_t, int, void *), void *arg)
+{
+	struct zyg_exit	 x;
+	ssize_t		 n;
+	pid_t		 pid;
+
+	if (sb->sock == -1)
+		return (-1);
+	for (;;) {
+		n = recv(sb->sock, &x, sizeof(x), MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return (0);
+		if (n <= 0)
+			break;
+		if (n != sizeof(x)) {
+			log_warnx("%s: sandbox %s: bad report from pid 1",
+			    __func__, sb->id);
+			continue;
+		}
+		/* cb may spawn, growing sb->live: nothing held across it. */
+		if ((pid = spawn_take(sb, x.token)) > 0)
+			cb(sb, pid, x.wstatus, arg);
+	}
+	/* pid 1 is gone, and the kernel killed the rest with it. */
+	while (sb->nlive > 0) {
+		pid = sb->live[--sb->nlive].pid;
+		cb(sb, pid, SIGKILL, arg);
+	}
+	return (-1);
 }

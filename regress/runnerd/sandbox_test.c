@@ -13,6 +13,7 @@
 #include "../../cmd/runnerd/sandbox.c"
 #include "../../cmd/runnerd/sandbox_init.c"
 #include "../../cmd/runnerd/sandbox_spawn.c"
+#include "../../cmd/runnerd/sandbox_zygote.c"
 #include "../../cmd/runnerd/sandbox_ident.c"
 #include "../../cmd/runnerd/sandbox_seccomp.c"
 #include "../../cmd/runnerd/mounts.c"
@@ -143,7 +144,41 @@ rule(struct fs_rule_msg *r, int type, const char *a, const char *b)
 	snprintf(r->path, sizeof(r->path), "%s%s", a, b);
 }
 
-/* Read until EOF or the deadline, then reap; SIGKILL on timeout. */
+struct ended {
+	pid_t	 pid;
+	int	 status;
+	int	 done;
+	int	 others;	/* ends of other execs */
+};
+
+static void
+ended_cb(struct sandbox *sb, pid_t pid, int status, void *arg)
+{
+	struct ended	*e = arg;
+
+	if (pid != e->pid) {
+		e->others++;
+		return;
+	}
+	e->status = status;
+	e->done = 1;
+}
+
+/* The end of exec pid as pid 1 reports it; -1 if it never comes. */
+static int
+wait_exec(struct sandbox *sb, pid_t pid, int timeout_ms)
+{
+	struct pollfd	 pfd = { sandbox_events_fd(sb), POLLIN, 0 };
+	struct ended	 e = { pid, -1, 0, 0 };
+	double		 deadline = now_ms() + timeout_ms;
+
+	while (!e.done && sandbox_events_read(sb, ended_cb, &e) == 0 &&
+	    !e.done && now_ms() < deadline)
+		poll(&pfd, 1, 100);
+	return (e.done ? e.status : -1);
+}
+
+/* Read until EOF or the deadline, then wait; SIGKILL on timeout. */
 static void
 collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
 {
@@ -165,8 +200,7 @@ collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
 		diag("timeout: killing the sandbox's processes");
 		sandbox_signal_all(sb, SIGKILL);
 	}
-	while (waitpid(pid, &r->status, 0) == -1 && errno == EINTR)
-		;
+	r->status = wait_exec(sb, pid, RUN_TIMEOUT_MS);
 }
 
 static pid_t
@@ -561,6 +595,114 @@ test_spawn(struct sandbox *sb)
 	runv(sb, env, NULL, -1, &r);
 	is(r.out, "PATH=/usr/bin:/bin\nHOME=/workspace\nLANG=C.UTF-8\n"
 	    "SBX_TEST=1\n", "the environment is exactly the one given");
+	runv(sb, pwd, "/no-such-dir", -1, &r);
+	ok(r.status == -1 && strstr(r.out, "cwd /no-such-dir: No such file") !=
+	    NULL, "a missing cwd is a spawn error: %s", r.out);
+	ok(exited(sh(sb, "exit 7"), 7), "pid 1 reports an exit status");
+	ok(killed_by(sh(sb, "kill -SEGV $$"), SIGSEGV), "and a signal");
+}
+
+static int
+ppid_of(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (slurp(path, buf, sizeof(buf)) == -1 ||
+	    (p = strrchr(buf, ')')) == NULL)
+		return (-1);
+	return (atoi(p + 4));	/* ") S ppid" */
+}
+
+struct many {
+	pid_t	*pids;
+	int	 n, seen, strangers, bad;
+};
+
+static void
+many_cb(struct sandbox *sb, pid_t pid, int status, void *arg)
+{
+	struct many	*m = arg;
+	int		 i;
+
+	for (i = 0; i < m->n && m->pids[i] != pid; i++)
+		;
+	if (i == m->n)
+		m->strangers++;
+	else {
+		m->pids[i] = 0;
+		m->seen++;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			m->bad++;
+	}
+}
+
+/* pid 1 starts execs and reports their ends; it serves whatever runs. */
+static void
+test_zygote(struct sandbox *sb)
+{
+	char *const	 sl[] = { "sleep", "1000", NULL };
+	char *const	 t[] = { "true", NULL };
+	char		 path[64], comm[64];
+	struct many	 m;
+	struct pollfd	 pfd;
+	struct run	 r;
+	double		 deadline;
+	pid_t		 pid;
+	int		 fd, i, stopped;
+
+	if ((pid = startv(sb, sl, NULL, -1, &fd, &r)) == -1) {
+		ok(0, "spawn sleep: %s", r.out);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	slurp(path, comm, sizeof(comm));
+	chomp(comm);
+	is(comm, "sleep", "sandbox_spawn returns the exec's host pid");
+	ok(ppid_of(pid) == sb->init_pid && waitpid(pid, NULL, WNOHANG) ==
+	    -1 && errno == ECHILD, "it is pid 1's child, not the caller's");
+	/* What sandbox_spawn looks for when an exec is late. */
+	kill(pid, SIGSTOP);
+	for (i = 0; i < 100 && !spawn_stopped(pid); i++)
+		sbx_sleep_ms(10);
+	stopped = spawn_stopped(pid);
+	kill(pid, SIGCONT);
+	for (i = 0; i < 100 && spawn_stopped(pid); i++)
+		sbx_sleep_ms(10);
+	ok(stopped && !spawn_stopped(pid), "a stopped exec is seen stopped");
+	sandbox_signal_all(sb, SIGKILL);
+	collect(sb, pid, fd, &r);
+	close(fd);
+	ok(killed_by(&r, SIGKILL), "pid 1 reports it killed by SIGKILL");
+
+	is(sh(sb, "i=0; while [ $i -lt 400 ]; do (true &); i=$((i+1)); "
+	    "done; echo done")->out, "done", "400 orphans under a pids "
+	    "limit of 256: pid 1 reaps them all");
+	is(sh(sb, "kill -STOP 1; kill -TERM 1; kill -CHLD 1; kill -USR1 1; "
+	    "echo sent")->out, "sent", "signals to pid 1 from inside");
+	is(sh(sb, "echo alive")->out, "alive", "twin: pid 1 serves on");
+
+	/* More ends than the socket holds: pid 1 keeps them for later. */
+	memset(&m, 0, sizeof(m));
+	m.n = 600;
+	if ((m.pids = calloc(m.n, sizeof(*m.pids))) == NULL)
+		return;
+	for (i = 0; i < m.n; i++) {
+		if ((m.pids[i] = startv(sb, t, NULL, -1, &fd, &r)) == -1)
+			break;
+		close(fd);
+	}
+	ok(i == m.n, "%d execs started while nobody reads their ends", i);
+	pfd.fd = sandbox_events_fd(sb);
+	pfd.events = POLLIN;
+	deadline = now_ms() + RUN_TIMEOUT_MS;
+	while (m.seen < m.n && now_ms() < deadline &&
+	    sandbox_events_read(sb, many_cb, &m) == 0 && m.seen < m.n)
+		poll(&pfd, 1, 100);
+	ok(m.seen == m.n && m.bad == 0 && m.strangers == 0, "then every "
+	    "one is reported, once, exit 0 (%d, %d bad, %d strangers)",
+	    m.seen, m.bad, m.strangers);
+	free(m.pids);
 }
 
 static void
@@ -829,8 +971,8 @@ test_cycles(void)
 		t2 = now_ms();
 		if (pid != -1) {
 			close(fd);
-			if (waitpid(pid, &r.status, 0) != pid ||
-			    !exited(&r, 0))
+			r.status = wait_exec(&sb, pid, RUN_TIMEOUT_MS);
+			if (!exited(&r, 0))
 				bad++;
 		}
 		t3 = now_ms();
@@ -883,9 +1025,11 @@ test_second(struct sandbox *a)
 {
 	struct policy_msg	 p;
 	struct sandbox		 b;
-	char			 err[256], ua[32];
+	char			 err[256], ua[64];
+	int			 spare;
 
 	policy(&p, "second");
+	spare = sbx_spare_netns != -1;
 	if (make(&b, &p, NULL, 0, err, sizeof(err)) == -1) {
 		ok(0, "create: %s", err);
 		return;
@@ -893,31 +1037,42 @@ test_second(struct sandbox *a)
 	strlcpy(ua, sh(a, "id -u")->out, sizeof(ua));
 	ok(strcmp(ua, sh(&b, "id -u")->out) != 0, "two live sandboxes have "
 	    "different uids");
+	/* a took the net namespace made ahead, b (none left) its own. */
+	strlcpy(ua, sh(a, "readlink /proc/self/ns/net")->out, sizeof(ua));
+	ok(!spare && strcmp(ua, sh(&b, "readlink /proc/self/ns/net")->out) !=
+	    0, "two live sandboxes have different net namespaces");
+	is(sh(&b, "python3 -c 'import socket; s = socket.create_server("
+	    "(\"127.0.0.1\", 0)); c = socket.create_connection("
+	    "s.getsockname()); print(\"lo\")'")->out, "lo",
+	    "twin: localhost works in one made by its pid 1 too");
 	is(sh(&b, "cat /workspace/f 2>/dev/null || echo absent")->out,
 	    "absent", "another sandbox's workspace does not have the file");
 	sandbox_destroy(&b, 0);
 }
 
-/* Two fds a sandbox, whatever the number of sandboxes. */
+/* Three fds a sandbox, whatever the number of sandboxes. */
 static void
 test_fd_budget(void)
 {
 	struct policy_msg	 p;
 	struct sandbox		 sb[10];
 	char			 err[256];
-	int			 i, n0, n1, made = 0;
+	int			 i, n0, n1, made = 0, spare;
 
 	policy(&p, "budget");
 	n0 = count_fds();
+	/* The first takes the net namespace made ahead, and its fd. */
+	spare = sbx_spare_netns != -1;
 	for (i = 0; i < 10; i++)
 		if (make(&sb[i], &p, NULL, 0, err, sizeof(err)) == 0)
 			made++;
-	n1 = count_fds();
-	ok(made == 10 && n1 - n0 == 20, "ten live sandboxes hold %d fds: two "
+	n1 = count_fds() + spare;
+	ok(made == 10 && n1 - n0 == 30, "ten live sandboxes hold %d fds: three "
 	    "each", n1 - n0);
 	for (i = 0; i < made; i++)
 		sandbox_destroy(&sb[i], 0);
-	ok(count_fds() == n0, "and give them back");
+	ok(count_fds() - (sbx_spare_netns != -1) == n0 - spare,
+	    "and give them back");
 }
 
 /*
@@ -943,6 +1098,11 @@ test_reconcile(void)
 		return;
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
+		/* The net namespace made ahead stays the parent's alone. */
+		if (sbx_spare_netns != -1) {
+			close(sbx_spare_netns);
+			sbx_spare_netns = -1;
+		}
 		if (make(&sb, &p, NULL, 0, err, sizeof(err)) == 0 &&
 		    startv(&sb, argv, NULL, -1, &fd, &r) != -1)
 			(void)write(rp[1], "x", 1);
@@ -1002,7 +1162,7 @@ main(int argc, char *argv[])
 		printf("1..%d\n", tap_n);
 		return (1);
 	}
-	ok(sb.init_pidfd >= 0 && sb.workspace_fd >= 0 && sb.ns_fd == -1,
+	ok(sb.init_pidfd >= 0 && sb.workspace_fd >= 0 && sb.sock >= 0,
 	    "create: pid 1 %d", (int)sb.init_pid);
 	test_view(&sb);
 	test_identity(&sb);
@@ -1010,6 +1170,7 @@ main(int argc, char *argv[])
 	test_syscalls(&sb);
 	test_programs(&sb);
 	test_spawn(&sb);
+	test_zygote(&sb);
 	test_cgroup_files(&sb);
 	test_second(&sb);
 	test_signal_all(&sb);
