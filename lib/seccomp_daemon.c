@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "proc.h"
+#include "seccomp_sandbox.h"
 
 /* What every daemon's event loop, imsg and logging need. */
 static const int sc_base[] = {
@@ -88,69 +89,12 @@ static const int sc_runnerd[] = {
 
 /*
  * Sandboxed processes descend from runnerd and so run under this
- * filter too, beneath their own (cmd/runnerd/sandbox_seccomp.c): what
- * that one allows must be allowed here as well.
+ * filter too, beneath their own: what that one allows (lib/
+ * seccomp_sandbox.c, and these two it allows for some arguments) must
+ * be allowed here as well.
  */
-static const int sc_runnerd_sandbox[] = {
-	SCMP_SYS(preadv), SCMP_SYS(pwritev), SCMP_SYS(preadv2),
-	SCMP_SYS(pwritev2), SCMP_SYS(splice), SCMP_SYS(tee),
-	SCMP_SYS(vmsplice), SCMP_SYS(open), SCMP_SYS(creat), SCMP_SYS(stat),
-	SCMP_SYS(lstat), SCMP_SYS(getdents), SCMP_SYS(getcwd),
-	SCMP_SYS(mkdir), SCMP_SYS(rmdir), SCMP_SYS(rename),
-	SCMP_SYS(renameat), SCMP_SYS(link), SCMP_SYS(linkat),
-	SCMP_SYS(symlink), SCMP_SYS(unlink), SCMP_SYS(readlink),
-	SCMP_SYS(chmod), SCMP_SYS(chown), SCMP_SYS(lchown),
-	SCMP_SYS(truncate), SCMP_SYS(fallocate), SCMP_SYS(utime),
-	SCMP_SYS(utimes), SCMP_SYS(utimensat), SCMP_SYS(futimesat),
-	SCMP_SYS(flock), SCMP_SYS(fdatasync), SCMP_SYS(sync),
-	SCMP_SYS(syncfs), SCMP_SYS(fadvise64), SCMP_SYS(readahead),
-	SCMP_SYS(getxattr), SCMP_SYS(lgetxattr), SCMP_SYS(fgetxattr),
-	SCMP_SYS(listxattr), SCMP_SYS(llistxattr), SCMP_SYS(flistxattr),
-	SCMP_SYS(setxattr), SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr),
-	SCMP_SYS(removexattr), SCMP_SYS(lremovexattr),
-	SCMP_SYS(fremovexattr), SCMP_SYS(inotify_init),
-	SCMP_SYS(inotify_init1), SCMP_SYS(inotify_add_watch),
-	SCMP_SYS(inotify_rm_watch), SCMP_SYS(mknod), SCMP_SYS(mincore),
-	SCMP_SYS(msync), SCMP_SYS(mlock), SCMP_SYS(mlock2),
-	SCMP_SYS(munlock), SCMP_SYS(mlockall), SCMP_SYS(munlockall),
-	SCMP_SYS(membarrier), SCMP_SYS(pkey_alloc), SCMP_SYS(pkey_free),
-	SCMP_SYS(pkey_mprotect), SCMP_SYS(get_mempolicy),
-	SCMP_SYS(set_mempolicy), SCMP_SYS(mbind),
-	SCMP_SYS(remap_file_pages), SCMP_SYS(fork), SCMP_SYS(vfork),
-	SCMP_SYS(getpgrp), SCMP_SYS(getsid), SCMP_SYS(setreuid),
-	SCMP_SYS(setregid), SCMP_SYS(setfsuid), SCMP_SYS(setfsgid),
-	SCMP_SYS(arch_prctl), SCMP_SYS(get_robust_list),
-	SCMP_SYS(futex_waitv), SCMP_SYS(getrlimit), SCMP_SYS(getrusage),
-	SCMP_SYS(times), SCMP_SYS(getpriority), SCMP_SYS(setpriority),
-	SCMP_SYS(sched_yield), SCMP_SYS(sched_setaffinity),
-	SCMP_SYS(sched_getparam), SCMP_SYS(sched_setparam),
-	SCMP_SYS(sched_getscheduler), SCMP_SYS(sched_setscheduler),
-	SCMP_SYS(sched_get_priority_max), SCMP_SYS(sched_get_priority_min),
-	SCMP_SYS(sched_rr_get_interval), SCMP_SYS(sched_getattr),
-	SCMP_SYS(sched_setattr), SCMP_SYS(ioprio_get), SCMP_SYS(ioprio_set),
-	SCMP_SYS(getcpu), SCMP_SYS(sysinfo), SCMP_SYS(personality),
-	SCMP_SYS(tkill), SCMP_SYS(rt_sigpending), SCMP_SYS(rt_sigsuspend),
-	SCMP_SYS(rt_sigtimedwait), SCMP_SYS(rt_sigqueueinfo),
-	SCMP_SYS(rt_tgsigqueueinfo), SCMP_SYS(signalfd),
-	SCMP_SYS(signalfd4), SCMP_SYS(pause), SCMP_SYS(alarm),
-	SCMP_SYS(clock_getres), SCMP_SYS(getitimer), SCMP_SYS(setitimer),
-	SCMP_SYS(timer_create), SCMP_SYS(timer_delete),
-	SCMP_SYS(timer_gettime), SCMP_SYS(timer_settime),
-	SCMP_SYS(timer_getoverrun), SCMP_SYS(timerfd_gettime),
-	SCMP_SYS(select), SCMP_SYS(pselect6), SCMP_SYS(epoll_create),
-	SCMP_SYS(epoll_pwait2), SCMP_SYS(eventfd), SCMP_SYS(pipe),
-	SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(shmdt),
-	SCMP_SYS(shmctl), SCMP_SYS(semget), SCMP_SYS(semop),
-	SCMP_SYS(semtimedop), SCMP_SYS(semctl), SCMP_SYS(msgget),
-	SCMP_SYS(msgsnd), SCMP_SYS(msgrcv), SCMP_SYS(msgctl),
-	SCMP_SYS(mq_open), SCMP_SYS(mq_unlink), SCMP_SYS(mq_timedsend),
-	SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify),
-	SCMP_SYS(mq_getsetattr), SCMP_SYS(io_setup), SCMP_SYS(io_destroy),
-	SCMP_SYS(io_submit), SCMP_SYS(io_cancel), SCMP_SYS(io_getevents),
-	SCMP_SYS(io_pgetevents), SCMP_SYS(accept), SCMP_SYS(accept4),
-	SCMP_SYS(bind), SCMP_SYS(listen), SCMP_SYS(getsockname),
-	SCMP_SYS(getpeername), SCMP_SYS(sendmmsg), SCMP_SYS(recvmmsg),
-	SCMP_SYS(shutdown)
+static const int sc_runnerd_sandbox_conditional[] = {
+	SCMP_SYS(mknod), SCMP_SYS(personality)
 };
 
 /*
@@ -216,6 +160,22 @@ seccomp_eperm(scmp_filter_ctx ctx, const int *sys, size_t n)
 }
 
 static void
+seccomp_allow_names(scmp_filter_ctx ctx, const char *const *names, size_t n)
+{
+	size_t	 i;
+	int	 nr, rc;
+
+	for (i = 0; i < n; i++) {
+		if ((nr = seccomp_syscall_resolve_name(names[i])) ==
+		    __NR_SCMP_ERROR)
+			continue;
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0)) < 0)
+			fatalx("%s: %s: %s", __func__, names[i],
+			    strerror(-rc));
+	}
+}
+
+static void
 seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 {
 	if (strcmp(name, "netd") == 0)
@@ -226,8 +186,10 @@ seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 		seccomp_allow(ctx, sc_dnspind, NELEM(sc_dnspind));
 	else if (strcmp(name, "runnerd") == 0) {
 		seccomp_allow(ctx, sc_runnerd, NELEM(sc_runnerd));
-		seccomp_allow(ctx, sc_runnerd_sandbox,
-		    NELEM(sc_runnerd_sandbox));
+		seccomp_allow_names(ctx, seccomp_sandbox_allow,
+		    seccomp_sandbox_nallow);
+		seccomp_allow(ctx, sc_runnerd_sandbox_conditional,
+		    NELEM(sc_runnerd_sandbox_conditional));
 		seccomp_eperm(ctx, sc_runnerd_eperm, NELEM(sc_runnerd_eperm));
 	} else
 		fatalx("%s: no filter for %s", __func__, name);
