@@ -316,17 +316,6 @@ exec_events_cb(int fd, short event, void *arg)
 	exec_events(arg);
 }
 
-/* Execs are pid 1's children: their ends come from it, not SIGCHLD. */
-void
-exec_reap(void)
-{
-	struct rsandbox	*rs, *next;
-
-	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
-		if (rs->ev_events_set)
-			exec_events(rs);
-}
-
 /* The abort sequence: SIGTERM, a grace period, then SIGKILL. */
 static void
 exec_abort_step(int fd, short event, void *arg)

@@ -439,7 +439,7 @@ runnerd_dispatch_main(struct imsg *imsg)
 static void
 runnerd_sigchld(int sig, short event, void *arg)
 {
-	exec_reap();
+	/* Execs are pid 1's children: their ends come on its socket. */
 	files_reap();
 }
 

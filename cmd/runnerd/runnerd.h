@@ -87,7 +87,6 @@ void	 runnerd_exec_done(struct rsandbox *);
 /* exec.c */
 void	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
 void	 exec_abort(struct rexec *, uint32_t);
-void	 exec_reap(void);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
