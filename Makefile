@@ -66,6 +66,28 @@ $B/regress/%: regress/%.c $B/libsandboxd.a
 deps:
 	@sh regress/lib/install-deps.sh
 
+# libFuzzer targets for the parsers that face untrusted input, each run
+# for FUZZ_SECONDS.
+FUZZ_SECONDS?=	30
+FUZZ_CC=	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+		-Ilib ${PKG_CFLAGS}
+fuzz: deps
+	${MAKE} all
+	@mkdir -p $B/fuzz
+	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c \
+	    lib/log.c ${PKG_LIBS}
+	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
+	    lib/sbx_msg.c ${PKG_LIBS}
+	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
+	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
+	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c ${PKG_LIBS}
+	@mkdir -p $B/fuzz/corpus-fuzz_config
+	cp regress/config/ok/*.in etc/sandboxd.conf $B/fuzz/corpus-fuzz_config/
+	for f in fuzz_imsg fuzz_sbx_msg fuzz_config; do \
+		mkdir -p $B/fuzz/corpus-$$f; \
+		$B/fuzz/$$f -max_total_time=${FUZZ_SECONDS} \
+		    $B/fuzz/corpus-$$f || exit 1; done
+
 test: deps
 	${MAKE} all
 	prove -r regress/
@@ -115,4 +137,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps test asan lint demo bench install clean
+.PHONY: all deps test asan lint demo bench fuzz install clean

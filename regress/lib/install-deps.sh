@@ -4,6 +4,7 @@ set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
+    libclang-rt-14-dev
     bubblewrap crun"
 missing=
 for p in $pkgs; do
