@@ -3,7 +3,7 @@
 # everyone else is served, reloads refused on errors, correlation ids.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 25
+plan 28
 
 setup_users
 getent group sbxctl-test >/dev/null || groupadd --system sbxctl-test
@@ -31,6 +31,11 @@ out=$(member "$SANDBOXCTL" -s "$SOCK" status 2>&1)
 check "a group member may use status" sh -c "echo '$out' | grep -q netd"
 out=$(member "$SANDBOXCTL" -s "$SOCK" reload 2>&1)
 is "$?" 1 "a group member may not reload"
+check "and is told only root may" contains "$out" "only root may"
+member "$SANDBOXCTL" -s "$SOCK" ps >/dev/null 2>&1
+is "$?" 0 "a group member may list sandboxes"
+out=$(member "$SANDBOXCTL" -s "$SOCK" run -- true 2>&1)
+is "$?" 1 "a group member may not run a command"
 check "and is told only root may" contains "$out" "only root may"
 
 # Misbehaving clients; a well-behaved one is served throughout.
