@@ -195,8 +195,9 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 	return (rs);
 }
 
+/* Everything of the sandbox but its place in the tree. */
 static void
-runnerd_destroy(struct rsandbox *rs)
+runnerd_teardown(struct rsandbox *rs)
 {
 	int	 keep = rs->failed && rs->sb.policy.keep_failed;
 
@@ -204,10 +205,16 @@ runnerd_destroy(struct rsandbox *rs)
 	exec_kill_now(rs);
 	sandbox_destroy(&rs->sb, keep);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
-	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
 	    keep ? ", workspace kept" : "");
 	free(rs);
+}
+
+static void
+runnerd_destroy(struct rsandbox *rs)
+{
+	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	runnerd_teardown(rs);
 }
 
 /*
@@ -225,8 +232,7 @@ runnerd_bury(int fd, short event, void *arg)
 
 	while ((rs = TAILQ_FIRST(&graveyard)) != NULL) {
 		TAILQ_REMOVE(&graveyard, rs, grave);
-		RB_INSERT(rsandbox_tree, &rsandboxes, rs);
-		runnerd_destroy(rs);
+		runnerd_teardown(rs);
 	}
 }
 

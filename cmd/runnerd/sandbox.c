@@ -32,6 +32,7 @@
 
 #include "log.h"
 #include "sandbox_int.h"
+#include "sbx_msg.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD		3
@@ -592,18 +593,6 @@ sandbox_destroy(struct sandbox *sb, int keep)
 	sandbox_spare_netns();
 }
 
-static int
-sandbox_is_id(const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; name[i] != '\0'; i++)
-		if (!isdigit((unsigned char)name[i]) &&
-		    (name[i] < 'a' || name[i] > 'f'))
-			return (0);
-	return (i == SANDBOX_ID_SIZE - 1);
-}
-
 /* A previous runnerd's pid 1s died with it; their directories did not. */
 static void
 sandbox_reconcile_dir(const char *state_dir, const char *id)
@@ -639,7 +628,7 @@ sandbox_reconcile(const char *state_dir)
 		return;
 	}
 	while ((de = readdir(d)) != NULL)
-		if (sandbox_is_id(de->d_name))
+		if (sbx_check_id(de->d_name, sizeof(de->d_name)) == 0)
 			sandbox_reconcile_dir(state_dir, de->d_name);
 	closedir(d);
 }

@@ -11,8 +11,9 @@
 #include <stdint.h>
 
 #include "conf.h"
+#include "sandboxd_imsg.h"
 
-#define SANDBOX_ID_SIZE		17	/* 16 hex digits */
+#define SANDBOX_ID_SIZE		SBX_ID_SIZE	/* 16 hex digits */
 #define SANDBOX_CGROUP_NAME	"sandboxd"
 
 /* What a sandbox is built from; the caller owns everything in it. */

@@ -130,7 +130,6 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (1);
 	case IMSG_CTL_RESULT:
 		REPLY_GET(imsg, res);
-		ctl_last.error = res.error;
 		*rc = show_result(&res);
 		return (1);
 	}

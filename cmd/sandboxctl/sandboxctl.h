@@ -36,7 +36,6 @@ void	 show_event_id(const char *, const char *);
 struct ctl_last {
 	struct sbx_info		 sandbox;
 	int			 have_sandbox;
-	int			 error;
 	const char		*sandbox_event;	/* "sandbox" or ".create" */
 	int			 ps;		/* rows go in a table */
 	uint32_t		 last_type;	/* that ended the reply */
