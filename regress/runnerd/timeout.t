@@ -2,7 +2,7 @@
 # A timeout ends with 124 and no survivor; kill works the same way.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 14
+plan 17
 
 setup_users
 write_sandbox_conf
@@ -48,4 +48,14 @@ is "$(survivors "$s")" 0 "kill leaves no survivor"
 is "$(run_sbx -- sh -c 'exit 3'; echo $?)" 3 "run exits with the command's status"
 is "$(run_sbx -- sh -c 'kill -9 $$'; echo $?)" 137 "run exits 128+N on signal N"
 ctl destroy "$s" >/dev/null
+
+# A client that goes away takes what it ran with it.
+"$SANDBOXCTL" -s "$SOCK" run -- sh -c 'sleep 1000' >/dev/null 2>&1 &
+cpid=$!
+running() { [ "$(ctl ps | tail -n +2 | wc -l)" = 1 ]; }
+check "a run sandbox is listed while its client waits" wait_for 5 running
+kill -KILL "$cpid"
+gone() { [ "$(ctl ps | tail -n +2 | wc -l)" = 0 ]; }
+check "when its client dies, the run sandbox is destroyed" wait_for 5 gone
+is "$(ps -eo comm= | grep -c '^sbx-init$')" 0 "and no sandbox process is left"
 done_testing
