@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "utf8.h"
 
 #define V4ADDR(a, b, c, d)	htonl(((uint32_t)(a) << 24) | \
 				    ((uint32_t)(b) << 16) | \
@@ -24,7 +25,7 @@
 		return (-1);						\
 } while (0)
 
-#define ENV_BUDGET_MAX		(1024 * 1024)
+#define ENV_BUDGET_MAX		(64 * 1024)
 
 /* The system allowlist when the global env block has no pass. */
 static const char *const sysenv_default[] = {
@@ -81,6 +82,7 @@ conf_new(void)
 	TAILQ_INIT(&c->env_rules);
 	TAILQ_INIT(&c->secret_rules);
 	TAILQ_INIT(&c->fs_rules);
+	TAILQ_INIT(&c->secrets);
 	g = &c->global;
 	g->subnet.af = AF_INET;
 	g->subnet.len = 16;
@@ -112,6 +114,8 @@ conf_new(void)
 void
 conf_free(struct sandboxd_conf *c)
 {
+	struct conf_secret	*s;
+
 	if (c == NULL)
 		return;
 	FREE_LIST(&c->policies, conf_policy);
@@ -120,6 +124,10 @@ conf_free(struct sandboxd_conf *c)
 	FREE_LIST(&c->env_rules, conf_env_rule);
 	FREE_LIST(&c->secret_rules, conf_secret_rule);
 	FREE_LIST(&c->fs_rules, conf_fs_rule);
+	while ((s = TAILQ_FIRST(&c->secrets)) != NULL) {
+		TAILQ_REMOVE(&c->secrets, s, entry);
+		freezero(s, sizeof(*s));
+	}
 	free(c);
 }
 
@@ -586,6 +594,33 @@ conf_check_secret_rule(const struct secret_rule_msg *r, char *buf,
 		return (fail(buf, len, "secret \"%s\": not a valid variable "
 		    "name", r->name));
 	return (0);
+}
+
+/* A name that can be a variable, a value that fits JSON and a line. */
+int
+conf_check_secret(const struct secret_msg *m, char *buf, size_t len)
+{
+	CHECK_NUL(m->name, "secret name");
+	CHECK_NUL(m->value, "secret value");
+	if (!conf_valid_envkey(m->name))
+		return (fail(buf, len, "secret \"%s\": not a valid variable "
+		    "name", m->name));
+	if (strchr(m->value, '\n') != NULL ||
+	    !utf8_valid(m->value, strlen(m->value)))
+		return (fail(buf, len, "secret \"%s\": the value must be "
+		    "UTF-8 text on one line", m->name));
+	return (0);
+}
+
+const struct secret_msg *
+conf_secret_find(const struct sandboxd_conf *c, const char *name)
+{
+	struct conf_secret	*s;
+
+	TAILQ_FOREACH(s, &c->secrets, entry)
+		if (strcmp(s->m.name, name) == 0)
+			return (&s->m);
+	return (NULL);
 }
 
 int

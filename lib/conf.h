@@ -17,6 +17,7 @@
 #define CONF_ENVKEY_SIZE	128
 #define CONF_ENVVAL_SIZE	4096
 #define CONF_SECRET_SIZE	128	/* secret names */
+#define CONF_SECRET_VALUE_SIZE	4096	/* a secret's value, NUL included */
 #define CONF_IFPREFIX_SIZE	8	/* prefix + 8 hex digits <= 15 */
 #define CONF_IFNAME_SIZE	16	/* IFNAMSIZ */
 #define CONF_PATH_SIZE		1024
@@ -140,6 +141,12 @@ struct secret_rule_msg {
 	char		name[CONF_SECRET_SIZE];
 };
 
+/* A secret from the secrets file: only the master and envd hold these. */
+struct secret_msg {
+	char		name[CONF_SECRET_SIZE];
+	char		value[CONF_SECRET_VALUE_SIZE];
+};
+
 enum fs_rule_type {
 	FS_RULE_READ = 1,	/* filesystem { read "/p" } */
 	FS_RULE_WRITE,		/* filesystem { write "/p" } */
@@ -166,6 +173,7 @@ CONF_ENTRY(conf_upstream, upstream_msg);
 CONF_ENTRY(conf_env_rule, env_rule_msg);
 CONF_ENTRY(conf_secret_rule, secret_rule_msg);
 CONF_ENTRY(conf_fs_rule, fs_rule_msg);
+CONF_ENTRY(conf_secret, secret_msg);
 
 struct sandboxd_conf {
 	struct conf_global_msg		global;
@@ -175,6 +183,7 @@ struct sandboxd_conf {
 	struct conf_env_rule_list	env_rules;
 	struct conf_secret_rule_list	secret_rules;
 	struct conf_fs_rule_list	fs_rules;
+	struct conf_secret_list		secrets;	/* zeroed when freed */
 };
 
 /* conf.c */
@@ -201,6 +210,10 @@ int			 conf_check_secret_rule(const struct secret_rule_msg *,
 			    char *, size_t);
 int			 conf_check_fs_rule(const struct fs_rule_msg *,
 			    char *, size_t);
+int			 conf_check_secret(const struct secret_msg *,
+			    char *, size_t);
+const struct secret_msg	*conf_secret_find(const struct sandboxd_conf *,
+			    const char *);
 /* The anchor-rule wildcard and name syntax; 0 if valid. */
 int			 conf_check_dnsname(const char *, char *, size_t);
 int			 conf_valid_envkey(const char *);

@@ -25,6 +25,7 @@ conf_send(struct imsgev *iev, const struct sandboxd_conf *conf,
 	struct conf_env_rule	*e;
 	struct conf_secret_rule	*s;
 	struct conf_fs_rule	*f;
+	struct conf_secret	*v;
 
 	if (imsgev_compose(iev, IMSG_RECONF_CONF, 0, 0, -1, &conf->global,
 	    sizeof(conf->global)) == -1)
@@ -41,6 +42,8 @@ conf_send(struct imsgev *iev, const struct sandboxd_conf *conf,
 	}
 	if (parts & CONF_PART_FS)
 		SEND_LIST(iev, &conf->fs_rules, IMSG_RECONF_FS_RULE, f);
+	if (parts & CONF_PART_SECRETS)
+		SEND_LIST(iev, &conf->secrets, IMSG_RECONF_SECRET, v);
 	return (imsgev_compose(iev, IMSG_RECONF_END, 0, 0, -1, NULL, 0));
 }
 
@@ -53,13 +56,13 @@ conf_send(struct imsgev *iev, const struct sandboxd_conf *conf,
 	if ((item_ = calloc(1, sizeof(*item_))) == NULL)		\
 		fatal("%s", __func__);					\
 	if (imsg_get_data(imsg, &item_->m, sizeof(item_->m)) == -1) {	\
-		free(item_);						\
+		freezero(item_, sizeof(*item_));			\
 		snprintf(err, errlen, "bad length %zu for type %u",	\
 		    imsg_get_len(imsg), imsg_get_type(imsg));		\
 		return (-1);						\
 	}								\
 	if (check(&item_->m, err, errlen) == -1) {			\
-		free(item_);						\
+		freezero(item_, sizeof(*item_));			\
 		return (-1);						\
 	}								\
 	TAILQ_INSERT_TAIL(&(conf)->list, item_, entry);			\
@@ -119,6 +122,10 @@ conf_recv_item(struct sandboxd_conf *c, struct imsg *imsg, char *err,
 		break;
 	case IMSG_RECONF_FS_RULE:
 		RECV_ITEM(imsg, c, fs_rules, conf_fs_rule, conf_check_fs_rule,
+		    err, errlen);
+		break;
+	case IMSG_RECONF_SECRET:
+		RECV_ITEM(imsg, c, secrets, conf_secret, conf_check_secret,
 		    err, errlen);
 		break;
 	default:

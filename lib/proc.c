@@ -26,13 +26,14 @@ static const int runnerd_caps[] = {
 
 const struct proc_spec proc_specs[PROC_MAX] = {
 	[PROC_NETD] = { "netd", "_sbxnetd", PROC_CHROOT, netd_caps,
-	    sizeof(netd_caps) / sizeof(netd_caps[0]), 0, CONF_PART_NET },
-	[PROC_ENVD] = { "envd", "_sbxenvd", PROC_CHROOT, NULL, 0, 1,
-	    CONF_PART_ENV },
+	    sizeof(netd_caps) / sizeof(netd_caps[0]), 0, 0, CONF_PART_NET },
+	[PROC_ENVD] = { "envd", "_sbxenvd", PROC_CHROOT, NULL, 0, 1, 1,
+	    CONF_PART_ENV | CONF_PART_SECRETS },
 	[PROC_RUNNERD] = { "runnerd", NULL, NULL, runnerd_caps,
-	    sizeof(runnerd_caps) / sizeof(runnerd_caps[0]), 0, CONF_PART_FS },
+	    sizeof(runnerd_caps) / sizeof(runnerd_caps[0]), 0, 1,
+	    CONF_PART_FS },
 	[PROC_DNSPIND] = { "dnspind", "_sbxdnspind", PROC_CHROOT, NULL, 0, 0,
-	    CONF_PART_DNS | CONF_PART_NET },
+	    0, CONF_PART_DNS | CONF_PART_NET },
 };
 
 const struct proc_spec *

@@ -13,6 +13,7 @@
 #define CONF_PART_DNS		0x02	/* upstreams, name rules */
 #define CONF_PART_ENV		0x04	/* env and secret rules */
 #define CONF_PART_FS		0x08	/* filesystem rules */
+#define CONF_PART_SECRETS	0x10	/* the secrets' values */
 
 struct proc_spec {
 	const char	*name;
@@ -21,6 +22,7 @@ struct proc_spec {
 	const int	*caps;		/* kept: effective, permitted, bounding */
 	size_t		 ncaps;
 	int		 keepenv;	/* inherits the master's environment */
+	int		 fdpass;	/* sends the master fds */
 	unsigned int	 conf_parts;
 };
 

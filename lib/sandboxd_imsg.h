@@ -43,6 +43,7 @@ enum imsg_type {
 	IMSG_RECONF_ENV_RULE,		/* struct env_rule_msg */
 	IMSG_RECONF_SECRET_RULE,	/* struct secret_rule_msg */
 	IMSG_RECONF_FS_RULE,		/* struct fs_rule_msg */
+	IMSG_RECONF_SECRET,		/* struct secret_msg: envd only */
 	IMSG_RECONF_END,		/* no payload */
 	/* child -> master */
 	IMSG_RECONF_DONE,		/* struct reconf_done */
@@ -62,7 +63,21 @@ enum imsg_type {
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */
 	/* child -> master, once privileges are dropped */
-	IMSG_PROC_READY			/* no payload */
+	IMSG_PROC_READY,		/* no payload */
+
+	/* runnerd -> envd, checked and relayed by the master */
+	IMSG_ENV_SANDBOX = 350,		/* struct env_sandbox + listening fd */
+	IMSG_ENV_SANDBOX_GONE,		/* struct env_sandbox */
+	IMSG_ENV_BUILD,			/* struct env_build_req */
+	IMSG_ENV_ABORT,			/* struct env_abort */
+	/* envd -> runnerd, the same way */
+	IMSG_ENV_CHUNK,			/* struct env_chunk_hdr + strings */
+	IMSG_ENV_READY,			/* struct env_ready + channel fd */
+	/* master -> runnerd, no payload */
+	IMSG_ENV_UP,			/* envd (re)started: announce all */
+	IMSG_ENV_DOWN,			/* envd gone: pending builds fail */
+	/* master -> envd, no payload */
+	IMSG_ENV_RESET			/* runnerd gone: forget every sandbox */
 };
 
 #define CTL_MSG_SIZE		256
@@ -218,6 +233,61 @@ struct sbx_exec_result {
 	uint64_t	duration_us;
 	uint64_t	bytes_stdout;	/* produced, capped or not */
 	uint64_t	bytes_stderr;
+};
+
+/*
+ * The broker channel: a listening socket at ENV_BROKER_PATH inside each
+ * sandbox, and one connected socket per exec on fd ENV_BROKER_FD; envd
+ * serves both.
+ */
+#define ENV_BROKER_FD		3
+#define ENV_BROKER_PATH		"/run/sandboxd/broker.sock"
+#define ENV_BROKER_FD_VAR	"SANDBOXD_BROKER_FD"
+#define ENV_BROKER_PATH_VAR	"SANDBOXD_BROKER"
+#define ENV_CHUNK_MAX		8192	/* bytes after env_chunk_hdr */
+
+/* A sandbox envd serves; GONE carries no fd. */
+struct env_sandbox {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+};
+
+/* The environment of one exec; env holds its -e strings as in exec. */
+struct env_build_req {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint32_t	exec_id;
+	uint32_t	envc;
+	uint32_t	env_len;
+	char		env[SBX_EXEC_ARGS_SIZE];
+};
+
+/* First step of the abort sequence: tell the sandbox on its channels. */
+struct env_abort {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	uint32_t	reason;		/* enum sbx_reason */
+	uint32_t	grace_ms;
+};
+
+/* count "K=V" strings, each NUL-terminated, len bytes in all. */
+struct env_chunk_hdr {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	uint32_t	count;
+	uint32_t	len;
+};
+
+/* Ends a build: the chunks sent add up to envc strings, env_len bytes. */
+struct env_ready {
+	char		id[SBX_ID_SIZE];
+	uint32_t	exec_id;
+	int32_t		error;		/* 0: the exec's channel end comes */
+	uint32_t	envc;
+	uint32_t	env_len;
+	char		msg[CTL_MSG_SIZE];
 };
 
 struct reconf_done {

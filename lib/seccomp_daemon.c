@@ -42,8 +42,10 @@ static const int sc_netd[] = {
 	SCMP_SYS(setsockopt), SCMP_SYS(getsockopt)
 };
 
+/* envd serves broker clients and makes each exec's channel. */
 static const int sc_envd[] = {
-	SCMP_SYS(accept4), SCMP_SYS(shutdown), SCMP_SYS(getsockopt)
+	SCMP_SYS(accept4), SCMP_SYS(shutdown), SCMP_SYS(getsockopt),
+	SCMP_SYS(socketpair)
 };
 
 static const int sc_dnspind[] = {
@@ -180,8 +182,13 @@ seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 {
 	if (strcmp(name, "netd") == 0)
 		seccomp_allow(ctx, sc_netd, NELEM(sc_netd));
-	else if (strcmp(name, "envd") == 0)
+	else if (strcmp(name, "envd") == 0) {
 		seccomp_allow(ctx, sc_envd, NELEM(sc_envd));
+		/* libevent's evbuffer_read asks how much is there. */
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+		    SCMP_A1(SCMP_CMP_EQ, FIONREAD)) < 0)
+			fatalx("%s: ioctl", __func__);
+	}
 	else if (strcmp(name, "dnspind") == 0)
 		seccomp_allow(ctx, sc_dnspind, NELEM(sc_dnspind));
 	else if (strcmp(name, "runnerd") == 0) {

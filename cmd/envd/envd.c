@@ -1,13 +1,158 @@
 /*
  * envd: sanitized environments and the secrets broker.  Runs as
- * _sbxenvd in a chroot with no capabilities; talks to the master on fd 3.
+ * _sbxenvd in a chroot with no capabilities; talks to the master on
+ * fd 3 and to sandboxed code on each sandbox's broker channel.
  */
+#include <sys/resource.h>
+
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "child.h"
+#include "env_msg.h"
+#include "envd.h"
 #include "log.h"
 
-static struct sandboxd_conf	*envd_conf;
+extern char		**environ;
+
+struct sandboxd_conf	*envd_conf;
+struct esandbox_tree	 esandboxes = RB_INITIALIZER(&esandboxes);
+
+static int
+esandbox_cmp(struct esandbox *a, struct esandbox *b)
+{
+	return (strcmp(a->id, b->id));
+}
+
+RB_GENERATE(esandbox_tree, esandbox, entry, esandbox_cmp);
+
+void
+envd_send(uint32_t type, int fd, const void *data, size_t len)
+{
+	if (imsgev_compose(child_iev_main(), type, 0, 0, fd, data,
+	    len) == -1)
+		fatal("%s", __func__);
+}
+
+static struct esandbox *
+envd_find(const char *id)
+{
+	struct esandbox	 key;
+
+	strlcpy(key.id, id, sizeof(key.id));
+	return (RB_FIND(esandbox_tree, &esandboxes, &key));
+}
+
+/* The sandbox of that id, made on first mention. */
+struct esandbox *
+envd_sandbox(const char *id, const char *policy, const char *corr)
+{
+	struct esandbox	*sb;
+
+	if ((sb = envd_find(id)) != NULL)
+		return (sb);
+	if ((sb = calloc(1, sizeof(*sb))) == NULL)
+		fatal("%s", __func__);
+	strlcpy(sb->id, id, sizeof(sb->id));
+	strlcpy(sb->policy, policy, sizeof(sb->policy));
+	strlcpy(sb->corr, corr, sizeof(sb->corr));
+	sb->listen_fd = -1;
+	TAILQ_INIT(&sb->conns);
+	TAILQ_INIT(&sb->exposed);
+	RB_INSERT(esandbox_tree, &esandboxes, sb);
+	return (sb);
+}
+
+static void
+envd_sandbox_gone(const char *id)
+{
+	struct esandbox	*sb;
+
+	if ((sb = envd_find(id)) == NULL)
+		return;
+	RB_REMOVE(esandbox_tree, &esandboxes, sb);
+	broker_sandbox_free(sb);
+}
+
+static void
+envd_reset(void)
+{
+	struct esandbox	*sb;
+
+	while ((sb = RB_MIN(esandbox_tree, &esandboxes)) != NULL) {
+		RB_REMOVE(esandbox_tree, &esandboxes, sb);
+		broker_sandbox_free(sb);
+	}
+}
+
+/* From the master, a malformed message is a bug or worse: stop. */
+#define ENVD_GET(imsg, var) do {					\
+	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
+		fatalx("%s: bad length for imsg %u", __func__,		\
+		    imsg_get_type(imsg));				\
+} while (0)
+
+static void
+envd_check(int rc, const char *err)
+{
+	if (rc == -1)
+		fatalx("envd_dispatch_main: %s", err);
+}
+
+static int
+envd_dispatch_main(struct imsg *imsg)
+{
+	struct env_sandbox	 sm;
+	struct env_build_req	*breq;
+	struct env_abort	 am;
+	struct esandbox		*sb;
+	char			 err[128];
+	int			 fd = imsg_get_fd(imsg);
+
+	if (envd_conf == NULL)
+		fatalx("%s: request before any config", __func__);
+	if (fd != -1 && imsg_get_type(imsg) != IMSG_ENV_SANDBOX)
+		fatalx("%s: unexpected fd with imsg %u", __func__,
+		    imsg_get_type(imsg));
+	switch (imsg_get_type(imsg)) {
+	case IMSG_ENV_SANDBOX:
+		ENVD_GET(imsg, sm);
+		envd_check(env_check_sandbox(&sm, err, sizeof(err)), err);
+		if (fd == -1)
+			fatalx("%s: sandbox without its socket", __func__);
+		broker_listen(envd_sandbox(sm.id, sm.policy, sm.corr), fd);
+		break;
+	case IMSG_ENV_SANDBOX_GONE:
+		ENVD_GET(imsg, sm);
+		envd_check(env_check_sandbox(&sm, err, sizeof(err)), err);
+		envd_sandbox_gone(sm.id);
+		break;
+	case IMSG_ENV_BUILD:
+		if ((breq = malloc(sizeof(*breq))) == NULL)
+			fatal("%s", __func__);
+		ENVD_GET(imsg, *breq);
+		envd_check(env_check_build(breq, err, sizeof(err)), err);
+		sb = envd_sandbox(breq->id, breq->policy, breq->corr);
+		env_build(sb, breq);
+		freezero(breq, sizeof(*breq));
+		break;
+	case IMSG_ENV_ABORT:
+		ENVD_GET(imsg, am);
+		envd_check(env_check_abort(&am, err, sizeof(err)), err);
+		if ((sb = envd_find(am.id)) != NULL)
+			broker_abort(sb, &am);
+		break;
+	case IMSG_ENV_RESET:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad IMSG_ENV_RESET", __func__);
+		envd_reset();
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
 
 static void
 envd_conf_apply(struct sandboxd_conf *conf)
@@ -17,15 +162,35 @@ envd_conf_apply(struct sandboxd_conf *conf)
 	envd_conf = conf;
 }
 
-static int
-envd_dispatch_main(struct imsg *imsg)
+/*
+ * As root, before the drop: room for every broker client, and the
+ * environment the allowlist reads from, copied before anything runs.
+ */
+static void
+envd_preinit(void)
 {
-	return (-1);
+	struct rlimit	 rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			log_warn("%s: RLIMIT_NOFILE", __func__);
+	}
+	env_snapshot(environ);
+}
+
+static void
+envd_shutdown(void)
+{
+	envd_reset();
 }
 
 static const struct child_ops envd_ops = {
 	.name = "envd",
+	.fdpass = 1,
+	.preinit = envd_preinit,
 	.conf_apply = envd_conf_apply,
+	.shutdown = envd_shutdown,
 	.dispatch_main = envd_dispatch_main,
 };
 

@@ -17,22 +17,13 @@
 #include "child.h"
 #include "log.h"
 #include "runnerd.h"
+#include "env_msg.h"
 #include "sbx_msg.h"
 
 static void	exec_read(int, short, void *);
 static void	exec_finish(struct rexec *);
 static void	exec_done(struct rexec *);
-
-static const char *const exec_default_env[] = {
-	"PATH=/usr/local/bin:/usr/bin:/bin",
-	"HOME=/workspace",
-	"USER=sandbox",
-	"LOGNAME=sandbox",
-	"SHELL=/bin/sh",
-	"TMPDIR=/tmp",
-	"LANG=C.UTF-8",
-	NULL
-};
+static void	exec_fail(struct rexec *, int, const char *);
 
 int
 exec_count(struct rsandbox *rs)
@@ -43,34 +34,6 @@ exec_count(struct rsandbox *rs)
 	TAILQ_FOREACH(e, &rs->execs, entry)
 		n++;
 	return (n);
-}
-
-/* The defaults, then the request's own K=V, later ones winning. */
-static char **
-exec_env(char **req_env)
-{
-	char		**env;
-	size_t		 n = 0, i, j, klen;
-
-	for (i = 0; exec_default_env[i] != NULL; i++)
-		;
-	for (j = 0; req_env[j] != NULL; j++)
-		;
-	if ((env = calloc(i + j + 1, sizeof(*env))) == NULL)
-		fatal("%s", __func__);
-	for (i = 0; exec_default_env[i] != NULL; i++)
-		env[n++] = (char *)exec_default_env[i];
-	for (j = 0; req_env[j] != NULL; j++) {
-		klen = strcspn(req_env[j], "=") + 1;
-		for (i = 0; i < n; i++)
-			if (strncmp(env[i], req_env[j], klen) == 0)
-				break;
-		env[i] = req_env[j];
-		if (i == n)
-			n++;
-	}
-	env[n] = NULL;
-	return (env);
 }
 
 static void
@@ -198,10 +161,23 @@ exec_reason(struct rexec *e)
 }
 
 static void
+exec_env_free(struct rexec *e)
+{
+	if (e->env == NULL)
+		return;
+	evtimer_del(&e->env->ev_wait);
+	free(e->env->req);
+	freezero(e->env->buf, e->env->len);
+	free(e->env);
+	e->env = NULL;
+}
+
+static void
 exec_free(struct rexec *e)
 {
 	int	 i;
 
+	exec_env_free(e);
 	for (i = 0; i < 2; i++)
 		exec_stream_close(e, &e->out[i]);
 	evtimer_del(&e->ev_timeout);
@@ -260,6 +236,12 @@ exec_done(struct rexec *e)
 		e->finish_pending = 1;
 		return;
 	}
+	/* It heard the abort and left: what it left behind goes now. */
+	if (e->abort == ABORT_NOTIFY) {
+		evtimer_del(&e->ev_abort);
+		e->abort = ABORT_KILL;
+		sandbox_signal_all(&e->rs->sb, SIGKILL);
+	}
 	exec_finish(e);
 }
 
@@ -316,19 +298,41 @@ exec_events_cb(int fd, short event, void *arg)
 	exec_events(arg);
 }
 
-/* The abort sequence: SIGTERM, a grace period, then SIGKILL. */
+/* Tell the sandbox on its broker channels, through envd. */
+static void
+exec_abort_notify(struct rexec *e)
+{
+	struct env_abort	 m;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.id, e->rs->sb.id, sizeof(m.id));
+	m.exec_id = e->id;
+	m.reason = e->reason;
+	m.grace_ms = e->rs->sb.policy.grace_ms;
+	runnerd_env_send(IMSG_ENV_ABORT, -1, &m, sizeof(m));
+}
+
+/*
+ * The abort sequence: an abort notification on the broker channel, a
+ * grace period, SIGTERM, a second grace period, then SIGKILL.
+ */
 static void
 exec_abort_step(int fd, short event, void *arg)
 {
 	struct rexec	*e = arg;
 	struct timeval	 tv;
 
+	tv.tv_sec = e->rs->sb.policy.grace_ms / 1000;
+	tv.tv_usec = (e->rs->sb.policy.grace_ms % 1000) * 1000;
 	switch (e->abort) {
 	case ABORT_NONE:
+		e->abort = ABORT_NOTIFY;
+		exec_abort_notify(e);
+		evtimer_add(&e->ev_abort, &tv);
+		break;
+	case ABORT_NOTIFY:
 		e->abort = ABORT_TERM;
 		sandbox_signal_all(&e->rs->sb, SIGTERM);
-		tv.tv_sec = e->rs->sb.policy.grace_ms / 1000;
-		tv.tv_usec = (e->rs->sb.policy.grace_ms % 1000) * 1000;
 		evtimer_add(&e->ev_abort, &tv);
 		break;
 	case ABORT_TERM:
@@ -345,6 +349,10 @@ exec_abort_step(int fd, short event, void *arg)
 void
 exec_abort(struct rexec *e, uint32_t reason)
 {
+	if (e->env != NULL) {
+		exec_fail(e, ECANCELED, "killed before it started");
+		return;
+	}
 	if (e->exited || e->abort != ABORT_NONE)
 		return;
 	e->reason = reason;
@@ -378,10 +386,24 @@ exec_timeout_for(struct rsandbox *rs, struct sbx_exec_req *req,
 	return (req->timeout);
 }
 
-static int
-exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
-    size_t errlen)
+/* envd's strings as the NULL-terminated vector exec wants. */
+static char **
+exec_envv(struct rexec_env *env)
 {
+	char		**v, *p = env->buf;
+	uint32_t	 i;
+
+	if ((v = calloc(env->count + 1, sizeof(*v))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i < env->count; i++, p += strlen(p) + 1)
+		v[i] = p;
+	return (v);
+}
+
+static int
+exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
+{
+	struct sbx_exec_req		*req = e->env->req;
 	struct sandbox_exec_spec	 spec;
 	char				*argv[SBX_EXEC_MAX_ARGS + 1];
 	char				*envp[SBX_EXEC_MAX_ARGS + 1];
@@ -398,8 +420,9 @@ exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
 		close(po[1]);
 		return (-1);
 	}
+	/* The request's own env went to envd; its block replaces it. */
 	sbx_exec_unpack(req, argv, envp);
-	env = exec_env(envp);
+	env = exec_envv(e->env);
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
 	spec.envp = env;
@@ -407,7 +430,7 @@ exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
 	spec.fd_stdin = -1;
 	spec.fd_stdout = po[1];
 	spec.fd_stderr = pe[1];
-	spec.fd_extra = -1;
+	spec.fd_extra = broker;
 	e->pid = sandbox_spawn(&e->rs->sb, &spec, err, errlen);
 	free(env);
 	close(po[1]);
@@ -430,19 +453,172 @@ exec_spawn(struct rexec *e, struct sbx_exec_req *req, char *err,
 	return (0);
 }
 
-void
-exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
+/* An exec that never started: its caller hears why, nothing else. */
+static void
+exec_fail(struct rexec *e, int error, const char *msg)
+{
+	struct rsandbox	*rs = e->rs;
+
+	runnerd_result(e->peerid, e->corr, error, "%s", msg);
+	exec_free(e);
+	runnerd_exec_failed(rs);
+}
+
+static void
+exec_env_timeout(int fd, short event, void *arg)
+{
+	exec_fail(arg, ETIMEDOUT, "envd did not build the environment in "
+	    "time");
+}
+
+/* The environment is there: start it, and its clock. */
+static void
+exec_launch(struct rexec *e, int broker)
 {
 	struct sbx_exec_start	 st;
-	struct rexec		*e;
 	struct timeval		 tv;
 	char			 err[256];
-	int			 timeout;
+
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	if (exec_spawn(e, broker, err, sizeof(err)) == -1) {
+		exec_fail(e, ENOEXEC, err);
+		return;
+	}
+	exec_env_free(e);
+	tv.tv_sec = e->timeout;
+	tv.tv_usec = 0;
+	evtimer_add(&e->ev_timeout, &tv);
+	memset(&st, 0, sizeof(st));
+	strlcpy(st.id, e->rs->sb.id, sizeof(st.id));
+	st.exec_id = e->id;
+	st.pid = e->pid;
+	st.timeout = e->timeout;
+	runnerd_reply(IMSG_CTL_EXEC_START, e->peerid, &st, sizeof(st));
+}
+
+static struct rexec *
+exec_find_pending(const char *id, uint32_t exec_id)
+{
+	struct rsandbox	*rs;
+	struct rexec	*e;
+
+	if ((rs = runnerd_find(id)) == NULL)
+		return (NULL);
+	TAILQ_FOREACH(e, &rs->execs, entry)
+		if (e->id == exec_id)
+			return (e->env != NULL ? e : NULL);
+	return (NULL);
+}
+
+/* Strings of an exec's environment; envd's message was checked. */
+void
+exec_env_chunk(const struct env_chunk_hdr *h, const char *data)
+{
+	struct rexec	*e;
+	char		*nbuf;
+
+	if ((e = exec_find_pending(h->id, h->exec_id)) == NULL)
+		return;
+	if (e->env->len + h->len > EXEC_ENV_MAX ||
+	    e->env->count + h->count > ENV_MAX_VARS) {
+		exec_fail(e, E2BIG, "envd sent more environment than an exec "
+		    "may have");
+		return;
+	}
+	if ((nbuf = realloc(e->env->buf, e->env->len + h->len)) == NULL)
+		fatal("%s", __func__);
+	memcpy(nbuf + e->env->len, data, h->len);
+	e->env->buf = nbuf;
+	e->env->len += h->len;
+	e->env->count += h->count;
+}
+
+void
+exec_env_ready(const struct env_ready *r, int broker)
+{
+	struct rexec	*e;
+
+	if ((e = exec_find_pending(r->id, r->exec_id)) == NULL) {
+		if (broker != -1)
+			close(broker);
+		return;
+	}
+	if (r->error != 0)
+		exec_fail(e, r->error, r->msg);
+	else if (r->envc != e->env->count || r->env_len != e->env->len)
+		exec_fail(e, EPROTO, "the environment from envd came "
+		    "incomplete");
+	else
+		exec_launch(e, broker);
+	if (broker != -1)
+		close(broker);
+}
+
+/* envd went away: nothing it was building will come. */
+void
+exec_env_down(void)
+{
+	struct rsandbox	*rs, *next;
+	struct rexec	*e, *enext;
+
+	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, enext)
+			if (e->env != NULL) {
+				exec_fail(e, EAGAIN, "envd went away while "
+				    "building the environment; try again");
+				/* A failed run takes its sandbox along. */
+				if (runnerd_find(rs->sb.id) != rs)
+					break;
+			}
+}
+
+/* Ask envd for the environment; the exec starts when it comes. */
+static void
+exec_env_request(struct rexec *e, const char *policy)
+{
+	struct env_build_req	*m;
+	struct sbx_exec_req	*req = e->env->req;
+	struct timeval		 tv = { EXEC_ENV_WAIT_MS / 1000,
+				    (EXEC_ENV_WAIT_MS % 1000) * 1000 };
+	char			*p;
+	uint32_t		 i;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		fatal("%s", __func__);
+	strlcpy(m->corr, req->corr, sizeof(m->corr));
+	strlcpy(m->id, e->rs->sb.id, sizeof(m->id));
+	strlcpy(m->policy, policy, sizeof(m->policy));
+	m->exec_id = e->id;
+	/* argv comes first in the request; the -e strings follow it. */
+	for (i = 0, p = req->args; i < req->argc; i++)
+		p += strlen(p) + 1;
+	m->envc = req->envc;
+	m->env_len = req->args_len - (p - req->args);
+	memcpy(m->env, p, m->env_len);
+	runnerd_env_send(IMSG_ENV_BUILD, -1, m, sizeof(*m));
+	free(m);
+	evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
+	evtimer_add(&e->env->ev_wait, &tv);
+}
+
+/*
+ * An exec begins by asking envd for its environment; it is part of
+ * the sandbox from now on (kill and destroy see it), and starts once
+ * the environment arrives.  Returns -1 if the request was refused.
+ */
+int
+exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
+{
+	struct rexec	*e;
+	int		 timeout;
 
 	if ((timeout = exec_timeout_for(rs, req, peerid)) == -1)
-		return;
-	if ((e = calloc(1, sizeof(*e))) == NULL)
+		return (-1);
+	if ((e = calloc(1, sizeof(*e))) == NULL ||
+	    (e->env = calloc(1, sizeof(*e->env))) == NULL ||
+	    (e->env->req = malloc(sizeof(*req))) == NULL)
 		fatal("%s", __func__);
+	memcpy(e->env->req, req, sizeof(*req));
 	e->rs = rs;
 	e->id = ++rs->next_exec;
 	e->peerid = peerid;
@@ -451,22 +627,19 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	evtimer_set(&e->ev_timeout, exec_timeout, e);
 	evtimer_set(&e->ev_abort, exec_abort_step, e);
 	evtimer_set(&e->ev_drain, exec_drain_timeout, e);
-	clock_gettime(CLOCK_MONOTONIC, &e->start);
-	if (exec_spawn(e, req, err, sizeof(err)) == -1) {
-		free(e);
-		runnerd_result(peerid, req->corr, ENOEXEC, "%s", err);
-		return;
-	}
 	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
-	tv.tv_sec = timeout;
-	tv.tv_usec = 0;
-	evtimer_add(&e->ev_timeout, &tv);
-	memset(&st, 0, sizeof(st));
-	strlcpy(st.id, rs->sb.id, sizeof(st.id));
-	st.exec_id = e->id;
-	st.pid = e->pid;
-	st.timeout = timeout;
-	runnerd_reply(IMSG_CTL_EXEC_START, peerid, &st, sizeof(st));
+	exec_env_request(e, rs->sb.policy.name);
+	return (0);
+}
+
+/* The sandbox could not be built: its waiting execs go unheard. */
+void
+exec_discard(struct rsandbox *rs)
+{
+	struct rexec	*e;
+
+	while ((e = TAILQ_FIRST(&rs->execs)) != NULL)
+		exec_free(e);
 }
 
 /*
@@ -486,6 +659,12 @@ exec_kill_now(struct rsandbox *rs)
 		rs->ev_events_set = 0;
 	}
 	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+		if (e->env != NULL) {
+			runnerd_result(e->peerid, e->corr, ECANCELED,
+			    "the sandbox went away before the exec started");
+			exec_free(e);
+			continue;
+		}
 		if (e->reason == 0)
 			e->reason = SBX_REASON_KILLED;
 		if (!e->exited) {
@@ -500,10 +679,10 @@ exec_kill_now(struct rsandbox *rs)
 void
 exec_client_gone(uint32_t peerid)
 {
-	struct rsandbox	*rs;
+	struct rsandbox	*rs, *rnext;
 	struct rexec	*e, *next;
 
-	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, rnext)
 		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
 			if (e->peerid == peerid) {
 				e->peerid = 0;

@@ -15,8 +15,10 @@
  */
 #include <sys/types.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <arpa/inet.h>
 #include <linux/openat2.h>
 
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "sandbox_int.h"
+#include "sandboxd_imsg.h"
 
 #define MNT_RO		0x01
 #define MNT_DEV		0x02	/* device nodes allowed */
@@ -36,6 +39,7 @@
 /* Enough for /etc's few small files and the mount points. */
 #define MNT_ROOT_OPTS	"size=1m,nr_inodes=1024,mode=0755"
 #define MNT_DEV_OPTS	"size=64k,nr_inodes=64,mode=0755"
+#define MNT_BROKER_BACKLOG	16
 
 static const char *const mnt_sysdirs[] = {
 	"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"
@@ -438,9 +442,43 @@ mnt_pivot(int rootfd, char *err, size_t len)
 	return (0);
 }
 
+/*
+ * The broker channel's socket, bound in the root while it is writable:
+ * root-owned directories, a socket anyone inside may connect to.  envd
+ * accepts on it; a connection can only come from this sandbox.
+ */
+static int
+mnt_broker(int rootfd, int *broker, char *err, size_t len)
+{
+	struct sockaddr_un	 sun;
+	const char		*rel = ENV_BROKER_PATH + 1;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	strlcpy(sun.sun_path, rel, sizeof(sun.sun_path));
+	if (mkdirat(rootfd, "run", 0755) == -1 ||
+	    mkdirat(rootfd, "run/sandboxd", 0755) == -1 ||
+	    fchdir(rootfd) == -1)
+		return (sbx_fail(err, len, "%s: %s", __func__,
+		    strerror(errno)));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return (sbx_fail(err, len, "%s: socket: %s", __func__,
+		    strerror(errno)));
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    fchmodat(rootfd, rel, 0666, 0) == -1 ||
+	    listen(fd, MNT_BROKER_BACKLOG) == -1) {
+		close(fd);
+		return (sbx_fail(err, len, "%s: %s: %s", __func__,
+		    ENV_BROKER_PATH, strerror(errno)));
+	}
+	*broker = fd;
+	return (0);
+}
+
 static int
 mnt_populate(const struct sandbox_spec *spec, const char *root, int rootfd,
-    const char *ws, char *err, size_t len)
+    const char *ws, int *broker, char *err, size_t len)
 {
 	const struct policy_msg	*p = spec->policy;
 	char			 opts[64];
@@ -463,14 +501,15 @@ mnt_populate(const struct sandbox_spec *spec, const char *root, int rootfd,
 	    len) == -1 ||
 	    mnt_bind(rootfd, ws, "workspace", 0, err, len) == -1 ||
 	    mnt_rules(rootfd, spec->fs_rules, spec->nfs_rules, err,
-	    len) == -1)
+	    len) == -1 ||
+	    mnt_broker(rootfd, broker, err, len) == -1)
 		return (-1);
 	return (mnt_remount_ro(root, "", MS_NOSUID | MS_NODEV, err, len));
 }
 
 int
 mounts_build_child(const struct sandbox_spec *spec, const char *root,
-    const char *ws, char *err, size_t len)
+    const char *ws, int *broker, char *err, size_t len)
 {
 	int	 rootfd, rc;
 
@@ -485,7 +524,7 @@ mounts_build_child(const struct sandbox_spec *spec, const char *root,
 	if ((rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return (sbx_fail(err, len, "%s: %s: %s", __func__, root,
 		    strerror(errno)));
-	rc = mnt_populate(spec, root, rootfd, ws, err, len);
+	rc = mnt_populate(spec, root, rootfd, ws, broker, err, len);
 	if (rc == 0)
 		rc = mnt_pivot(rootfd, err, len);
 	close(rootfd);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "env_msg.h"
 #include "log.h"
 #include "runnerd.h"
 #include "sbx_msg.h"
@@ -151,17 +152,44 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, char *err,
 	return (rc);
 }
 
+/* To envd, through the master; envd may be down, which is not fatal. */
+void
+runnerd_env_send(uint32_t type, int fd, const void *data, size_t len)
+{
+	if (imsgev_compose(child_iev_main(), type, 0, 0, fd, data,
+	    len) == -1)
+		log_warn("%s", __func__);
+}
+
+/* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
+static void
+runnerd_env_announce(struct rsandbox *rs, int gone)
+{
+	struct env_sandbox	 m;
+	int			 fd = -1;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.corr, rs->corr, sizeof(m.corr));
+	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	strlcpy(m.policy, rs->sb.policy.name, sizeof(m.policy));
+	if (!gone && (fd = dup(rs->sb.broker_fd)) == -1) {
+		log_warn("%s: sandbox %s: dup", __func__, rs->sb.id);
+		return;
+	}
+	runnerd_env_send(gone ? IMSG_ENV_SANDBOX_GONE : IMSG_ENV_SANDBOX, fd,
+	    &m, sizeof(m));
+}
+
+/* A sandbox's place: its id, uid and policy, not yet built. */
 static struct rsandbox *
-runnerd_create(struct sbx_create_req *req, uint32_t peerid)
+runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
+    struct conf_policy **polp)
 {
 	struct rsandbox		*rs;
-	struct conf_policy	*pol;
-	struct sbx_info		 info;
 	const char		*name;
-	char			 err[256];
 
 	name = req->policy[0] != '\0' ? req->policy : CONF_DEFAULT_POLICY;
-	if ((pol = conf_policy_find(runnerd_conf, name)) == NULL) {
+	if ((*polp = conf_policy_find(runnerd_conf, name)) == NULL) {
 		runnerd_result(peerid, req->corr, ENOENT, "no such policy: %s",
 		    name);
 		return (NULL);
@@ -170,28 +198,56 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 		fatal("%s", __func__);
 	runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
+	rs->sb.policy = (*polp)->m;
+	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
 	if (uid_alloc(&runnerd_conf->global, &rs->sb.uid) == -1) {
 		free(rs);
 		runnerd_result(peerid, req->corr, EAGAIN,
 		    "no free sandbox uid in the configured range");
 		return (NULL);
 	}
+	return (rs);
+}
+
+/* Build it; on failure, nothing of it is left and the caller heard. */
+static int
+runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
+    struct sbx_create_req *req, uint32_t peerid)
+{
+	struct sbx_info		 info;
+	char			 err[256];
+
 	if (runnerd_build(rs, pol, err, sizeof(err)) == -1) {
+		exec_discard(rs);
+		runnerd_env_announce(rs, 1);
 		uid_free(&runnerd_conf->global, rs->sb.uid);
 		free(rs);
 		runnerd_result(peerid, req->corr, EIO, "create: %s", err);
-		return (NULL);
+		return (-1);
 	}
 	rs->owner = peerid;
 	rs->ephemeral = req->ephemeral;
 	rs->created = time(NULL);
 	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+	runnerd_env_announce(rs, 0);
 	log_setcorr(req->corr);
-	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id, name,
-	    (unsigned int)rs->sb.uid);
+	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id,
+	    pol->m.name, (unsigned int)rs->sb.uid);
 	log_setcorr(NULL);
 	runnerd_info(rs, &info);
 	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+	return (0);
+}
+
+static struct rsandbox *
+runnerd_create(struct sbx_create_req *req, uint32_t peerid)
+{
+	struct rsandbox		*rs;
+	struct conf_policy	*pol;
+
+	if ((rs = runnerd_alloc(req, peerid, &pol)) == NULL ||
+	    runnerd_make(rs, pol, req, peerid) == -1)
+		return (NULL);
 	return (rs);
 }
 
@@ -203,6 +259,7 @@ runnerd_teardown(struct rsandbox *rs)
 
 	rs->retired = 1;
 	exec_kill_now(rs);
+	runnerd_env_announce(rs, 1);
 	sandbox_destroy(&rs->sb, keep);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
@@ -261,21 +318,46 @@ runnerd_exec_done(struct rsandbox *rs)
 		runnerd_retire(rs, rs->owner, rs->run_corr);
 }
 
+/* An exec that could not start has said why; a run sandbox goes. */
+void
+runnerd_exec_failed(struct rsandbox *rs)
+{
+	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
+		runnerd_retire(rs, 0, rs->run_corr);
+}
+
+/*
+ * The exec asks envd for its environment before the sandbox is built,
+ * so that envd works while runnerd builds.
+ */
 static void
 runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 {
-	struct rsandbox	*rs;
+	struct rsandbox		*rs;
+	struct conf_policy	*pol;
 
 	req->create.ephemeral = 1;
-	if ((rs = runnerd_create(&req->create, peerid)) == NULL)
+	if ((rs = runnerd_alloc(&req->create, peerid, &pol)) == NULL)
 		return;
 	rs->run_once = 1;
 	strlcpy(rs->run_corr, req->create.corr, sizeof(rs->run_corr));
 	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
-	exec_start(rs, &req->exec, peerid);
-	/* An exec that could not start has said why; the sandbox goes. */
-	if (TAILQ_EMPTY(&rs->execs))
-		runnerd_retire(rs, 0, rs->run_corr);
+	if (exec_start(rs, &req->exec, peerid) == -1) {
+		uid_free(&runnerd_conf->global, rs->sb.uid);
+		free(rs);
+		return;
+	}
+	runnerd_make(rs, pol, &req->create, peerid);
+}
+
+/* A new envd knows nothing: tell it of every sandbox. */
+static void
+runnerd_env_up(void)
+{
+	struct rsandbox	*rs;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		runnerd_env_announce(rs, 0);
 }
 
 static struct rsandbox *
@@ -378,6 +460,40 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
 }
 
+/* envd's answers, relayed and checked by the master; checked again. */
+static void
+runnerd_dispatch_env(struct imsg *imsg)
+{
+	struct env_chunk_hdr	 h;
+	struct env_ready	 r;
+	char			 err[128];
+	int			 fd;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_ENV_CHUNK:
+		if (imsg_get_len(imsg) < sizeof(h))
+			fatalx("%s: short IMSG_ENV_CHUNK", __func__);
+		memcpy(&h, imsg->data, sizeof(h));
+		runnerd_check(env_check_chunk(&h, (char *)imsg->data +
+		    sizeof(h), imsg_get_len(imsg) - sizeof(h), err,
+		    sizeof(err)), err);
+		exec_env_chunk(&h, (char *)imsg->data + sizeof(h));
+		break;
+	case IMSG_ENV_READY:
+		RUN_GET(imsg, r);
+		fd = imsg_get_fd(imsg);
+		runnerd_check(env_check_ready(&r, err, sizeof(err)), err);
+		exec_env_ready(&r, fd);
+		break;
+	case IMSG_ENV_UP:
+		runnerd_env_up();
+		break;
+	case IMSG_ENV_DOWN:
+		exec_env_down();
+		break;
+	}
+}
+
 static int
 runnerd_dispatch_main(struct imsg *imsg)
 {
@@ -413,7 +529,7 @@ runnerd_dispatch_main(struct imsg *imsg)
 		runnerd_check(sbx_check_exec(ereq, err, sizeof(err)), err);
 		if ((rs = runnerd_lookup((struct sbx_id_req *)ereq,
 		    peerid)) != NULL)
-			exec_start(rs, ereq, peerid);
+			(void)exec_start(rs, ereq, peerid);
 		free(ereq);
 		break;
 	case IMSG_RUN_KILL:
@@ -435,6 +551,12 @@ runnerd_dispatch_main(struct imsg *imsg)
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s: bad IMSG_RUN_CLIENT_GONE", __func__);
 		runnerd_client_gone(peerid);
+		break;
+	case IMSG_ENV_CHUNK:
+	case IMSG_ENV_READY:
+	case IMSG_ENV_UP:
+	case IMSG_ENV_DOWN:
+		runnerd_dispatch_env(imsg);
 		break;
 	default:
 		return (-1);

@@ -12,6 +12,8 @@
 #include "sandboxd_imsg.h"
 
 #define EXEC_DRAIN_MS		100	/* output still open after exit */
+#define EXEC_ENV_WAIT_MS	5000	/* for envd's environment */
+#define EXEC_ENV_MAX		(80 * 1024)	/* its strings, in all */
 #define EXEC_READ_SIZE		65536
 
 struct rsandbox;
@@ -30,8 +32,18 @@ struct rstream {
 
 enum abort_stage {
 	ABORT_NONE = 0,
+	ABORT_NOTIFY,		/* abort sent on the broker channel, grace */
 	ABORT_TERM,		/* SIGTERM sent, grace running */
 	ABORT_KILL		/* SIGKILL sent */
+};
+
+/* An exec waits for envd's environment before it starts. */
+struct rexec_env {
+	struct sbx_exec_req	*req;		/* as it came */
+	char			*buf;		/* "K=V\0"... from envd */
+	size_t			 len;
+	uint32_t		 count;
+	struct event		 ev_wait;
 };
 
 struct rexec {
@@ -49,6 +61,7 @@ struct rexec {
 	struct event		 ev_timeout;
 	struct event		 ev_abort;
 	struct event		 ev_drain;
+	struct rexec_env	*env;		/* not NULL until it starts */
 	enum abort_stage	 abort;
 	uint32_t		 reason;	/* set by an abort */
 	int			 finish_pending;	/* until SIGKILL */
@@ -60,6 +73,7 @@ struct rsandbox {
 	int			 run_once;	/* sandboxctl run */
 	int			 retired;	/* on its way out */
 	char			 run_corr[CORR_ID_SIZE];
+	char			 corr[CORR_ID_SIZE];	/* of its creation */
 	struct sandbox		 sb;
 	uint32_t		 owner;		/* peerid of its creator */
 	int			 ephemeral;
@@ -83,9 +97,15 @@ void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 struct rsandbox *runnerd_find(const char *);
 void	 runnerd_exec_done(struct rsandbox *);
+void	 runnerd_exec_failed(struct rsandbox *);
+void	 runnerd_env_send(uint32_t, int, const void *, size_t);
 
 /* exec.c */
-void	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
+int	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
+void	 exec_env_chunk(const struct env_chunk_hdr *, const char *);
+void	 exec_env_ready(const struct env_ready *, int);
+void	 exec_env_down(void);
+void	 exec_discard(struct rsandbox *);
 void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);

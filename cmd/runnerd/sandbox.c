@@ -203,7 +203,7 @@ sandbox_init_struct(struct sandbox *sb, const struct sandbox_spec *spec,
 	sb->uid = spec->uid;
 	sb->gid = spec->gid;
 	sb->init_pid = -1;
-	sb->init_pidfd = sb->sock = sb->workspace_fd = -1;
+	sb->init_pidfd = sb->sock = sb->workspace_fd = sb->broker_fd = -1;
 	sbx_join(sb->dir, sizeof(sb->dir), spec->state_dir, sb->id);
 	sbx_join(sb->workspace, sizeof(sb->workspace), sb->dir, "workspace");
 	if (spec->nfs_rules == 0)
@@ -259,22 +259,65 @@ sandbox_workspace_mount(struct sandbox *sb, char *err, size_t len)
 	return (0);
 }
 
+/* The fd that came with a message, if exactly one did. */
+static int
+sandbox_cmsg_fd(struct msghdr *m)
+{
+	struct cmsghdr	*cm;
+	int		 fd = -1, n, i;
+
+	for (cm = CMSG_FIRSTHDR(m); cm != NULL; cm = CMSG_NXTHDR(m, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			if (fd != -1)
+				close(fd);
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			    sizeof(int));
+		}
+	}
+	return (fd);
+}
+
 /* Read pid 1's one report; on EOF say how it died. */
 static int
 sandbox_init_report(struct sandbox *sb, char *err, size_t len)
 {
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(sizeof(int))];
+	} c;
 	struct sbx_report	 r;
+	struct iovec		 iov = { &r, sizeof(r) };
+	struct msghdr		 m;
 	siginfo_t		 si;
 	ssize_t			 n;
+	int			 fd;
 
-	while ((n = read(sb->sock, &r, sizeof(r))) == -1 && errno == EINTR)
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = sizeof(c.buf);
+	while ((n = recvmsg(sb->sock, &m, MSG_CMSG_CLOEXEC)) == -1 &&
+	    errno == EINTR)
 		;
-	if (n == sizeof(r) && r.type == SBX_REPORT_READY)
+	fd = n > 0 ? sandbox_cmsg_fd(&m) : -1;
+	if (n == sizeof(r) && r.type == SBX_REPORT_READY && fd != -1) {
+		sb->broker_fd = fd;
 		return (0);
+	}
+	if (fd != -1)
+		close(fd);
 	if (n == sizeof(r) && r.type == SBX_REPORT_ERROR) {
 		r.msg[sizeof(r.msg) - 1] = '\0';
 		return (sbx_fail(err, len, "%s", r.msg));
 	}
+	if (n == sizeof(r) && r.type == SBX_REPORT_READY)
+		return (sbx_fail(err, len, "%s: pid 1 sent no broker socket",
+		    __func__));
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PIDFD, sb->init_pidfd, &si, WEXITED | WNOWAIT) == 0 &&
 	    si.si_code != CLD_EXITED)
@@ -568,6 +611,10 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 	sb->nlive = sb->maxlive = 0;
 	if (have & HAVE_CGROUP)
 		cgroup_remove(sb->id, SBX_KILL_WAIT_MS);
+	if (sb->broker_fd != -1) {
+		close(sb->broker_fd);
+		sb->broker_fd = -1;
+	}
 	if (sb->workspace_fd != -1) {
 		close(sb->workspace_fd);
 		sb->workspace_fd = -1;
@@ -601,7 +648,7 @@ sandbox_reconcile_dir(const char *state_dir, const char *id)
 
 	memset(&sb, 0, sizeof(sb));
 	strlcpy(sb.id, id, sizeof(sb.id));
-	sb.init_pidfd = sb.sock = sb.workspace_fd = -1;
+	sb.init_pidfd = sb.sock = sb.workspace_fd = sb.broker_fd = -1;
 	sbx_join(sb.dir, sizeof(sb.dir), state_dir, id);
 	sbx_join(sb.workspace, sizeof(sb.workspace), sb.dir, "workspace");
 	if (umount2(sb.workspace, MNT_DETACH) == -1 && errno != EINVAL &&

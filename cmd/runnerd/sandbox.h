@@ -45,6 +45,7 @@ struct sandbox {
 	int			 init_pidfd;
 	int			 sock;		/* to pid 1: execs, ends */
 	int			 workspace_fd;	/* O_PATH|O_DIRECTORY, host side */
+	int			 broker_fd;	/* listening at ENV_BROKER_PATH */
 	uint64_t		 next_token;
 	struct sandbox_live	*live;		/* execs not reported ended */
 	size_t			 nlive;
@@ -69,7 +70,8 @@ struct sandbox_exec_spec {
 
 /*
  * Returns 0, or -1 with a reason in err; a failed create leaves nothing.
- * A sandbox holds three fds (init_pidfd, sock, workspace_fd) and pid 1,
+ * A sandbox holds four fds (init_pidfd, sock, workspace_fd, broker_fd:
+ * the listening socket of its broker channel, for envd) and pid 1,
  * a child of the caller that only sandbox_destroy may reap.
  */
 int	sandbox_create(struct sandbox *, const struct sandbox_spec *,

@@ -249,7 +249,7 @@ init_plan_unmap(struct zyg_params *zp, char *err, size_t len)
 
 static int
 init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
-    char *err, size_t len)
+    int *broker, char *err, size_t len)
 {
 	const struct sandbox_spec	*spec = a->spec;
 	const int			 keep[2] = { a->sock, a->netns };
@@ -289,7 +289,8 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if (unshare(CLONE_NEWNS) == -1)
 		return (sbx_fail(err, len, "%s: unshare mount: %s", __func__,
 		    strerror(errno)));
-	if (mounts_build_child(spec, a->root, a->workspace, err, len) == -1)
+	if (mounts_build_child(spec, a->root, a->workspace, broker, err,
+	    len) == -1)
 		return (-1);
 	if ((zp->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		return (sbx_fail(err, len, "%s: /dev/null: %s", __func__,
@@ -333,24 +334,56 @@ init_signals(char *err, size_t len)
 	return (fd);
 }
 
+/* READY, with the broker's listening socket; pid 1 keeps no copy. */
+static int
+init_report_ready(int sock, int broker)
+{
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct sbx_report	 r;
+	struct iovec		 iov;
+	struct msghdr		 m;
+	struct cmsghdr		*cm;
+	ssize_t			 n;
+
+	memset(&r, 0, sizeof(r));
+	r.type = SBX_REPORT_READY;
+	memset(&c, 0, sizeof(c));
+	memset(&m, 0, sizeof(m));
+	iov.iov_base = &r;
+	iov.iov_len = sizeof(r);
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = sizeof(c.buf);
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &broker, sizeof(int));
+	n = sendmsg(sock, &m, MSG_NOSIGNAL);
+	close(broker);
+	return (n == sizeof(r) ? 0 : -1);
+}
+
 void
 init_main_child(const struct init_args *a)
 {
-	struct sbx_report	 r;
 	struct zyg_params	 zp;
 	char			 err[SBX_MSG_SIZE], *mem = NULL;
+	int			 broker = -1;
 
 	memset(&zp, 0, sizeof(zp));
 	zp.sock = a->sock;
 	zp.nofile = a->spec->policy->nofile;
-	if (init_setup(a, &zp, &mem, err, sizeof(err)) == -1 ||
+	if (init_setup(a, &zp, &mem, &broker, err, sizeof(err)) == -1 ||
 	    (zp.sigfd = init_signals(err, sizeof(err))) == -1) {
 		init_report_error(a->sock, err);
 		_exit(1);
 	}
-	memset(&r, 0, sizeof(r));
-	r.type = SBX_REPORT_READY;
-	if (write(a->sock, &r, sizeof(r)) != sizeof(r))
+	if (init_report_ready(a->sock, broker) == -1)
 		_exit(1);
 	/*
 	 * runnerd answers only after reading the report, written after

@@ -29,6 +29,7 @@ enum sbx_report_type {
 	SBX_REPORT_READY	/* built and dropped */
 };
 
+/* READY comes with the broker's listening socket (SCM_RIGHTS). */
 struct sbx_report {
 	int			 type;
 	char			 msg[SBX_MSG_SIZE];
@@ -45,7 +46,7 @@ struct sbx_report {
  * ends, pid 1 sends a zyg_exit on the sandbox's socket.
  */
 #define ZYG_MAGIC		0x7a796731	/* "zyg1" */
-#define ZYG_REQ_MAX		65536	/* a zyg_req with its strings */
+#define ZYG_REQ_MAX		98304	/* a zyg_req with its strings */
 #define ZYG_ARGS_MAX		4096	/* argv and envp entries together */
 #define ZYG_EXECS_MAX		1024	/* live execs a sandbox */
 
@@ -142,9 +143,12 @@ void	 ident_reset_signals_child(void);
 int	 ident_keep_fds_child(const int *, size_t, char *, size_t);
 int	 ident_drop_child(uid_t, gid_t, char *, size_t);
 
-/* mounts.c: the minimal root, built by pid 1 before pivot_root. */
+/*
+ * mounts.c: the minimal root, built by pid 1 before pivot_root; *broker
+ * is the listening socket bound at ENV_BROKER_PATH in it.
+ */
 int	 mounts_build_child(const struct sandbox_spec *, const char *,
-	    const char *, char *, size_t);
+	    const char *, int *, char *, size_t);
 int	 mounts_state_prepare(const char *, char *, size_t);
 
 /* cgroup.c */

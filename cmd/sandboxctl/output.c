@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sbx_msg.h"
+#include "utf8.h"
 
 #include <err.h>
 
@@ -243,39 +244,6 @@ show_exec_start(const struct sbx_exec_start *st)
 		    "pid", st->pid, "timeout", (json_int_t)st->timeout));
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
-static size_t
-utf8_seq(const unsigned char *s, size_t len)
-{
-	size_t	 n, k;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return (1);
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		if (s[0] == 0xe0)
-			lo = 0xa0;	/* overlong */
-		if (s[0] == 0xed)
-			hi = 0x9f;	/* surrogates */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		if (s[0] == 0xf0)
-			lo = 0x90;	/* overlong */
-		if (s[0] == 0xf4)
-			hi = 0x8f;	/* above U+10FFFF */
-	} else
-		return (0);
-	if (n > len || s[1] < lo || s[1] > hi)
-		return (0);
-	for (k = 2; k < n; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return (0);
-	return (n);
-}
-
 /* JSON strings are UTF-8: each ill-formed byte becomes U+FFFD. */
 static char *
 utf8_clean(const char *s, size_t len, size_t *outlen)
@@ -286,7 +254,7 @@ utf8_clean(const char *s, size_t len, size_t *outlen)
 	if ((out = o = malloc(len * 3 + 1)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < len; i += n) {
-		if ((n = utf8_seq((const unsigned char *)s + i, len - i)) ==
+		if ((n = utf8_seqlen(s + i, len - i)) ==
 		    0) {
 			memcpy(o, "\xef\xbf\xbd", 3);
 			o += 3;

@@ -58,6 +58,8 @@ child_spawn(struct child *c)
 	if (c->pid == -1)
 		fatal("%s: start %s", __func__, c->spec->name);
 	imsgev_init(&c->iev, fd, child_dispatch, c);
+	if (c->spec->fdpass)
+		imsg_allow_fdpass(&c->iev.ibuf);
 	c->iev_open = 1;
 	c->state = PROC_STATE_STARTING;
 	c->started = monotime();
@@ -150,8 +152,13 @@ child_exited(struct child *c, int status)
 	child_close_channel(c);
 	c->pid = 0;
 	c->conf_generation = 0;
-	if (c->id == PROC_RUNNERD)
+	if (c->id == PROC_RUNNERD) {
 		control_runnerd_gone();
+		/* Its sandboxes died with it: envd forgets them. */
+		children_send(PROC_ENVD, IMSG_ENV_RESET, -1, NULL, 0);
+	}
+	if (c->id == PROC_ENVD)
+		children_send(PROC_RUNNERD, IMSG_ENV_DOWN, -1, NULL, 0);
 	if (sbx->shutting_down)
 		return;
 	c->restarts++;
@@ -182,6 +189,22 @@ child_misbehaved(struct child *c, const char *why)
 	child_close_channel(c);
 	if (c->pid > 0)
 		kill(c->pid, SIGKILL);
+}
+
+/* To a running child; the fd is closed whatever happens. */
+int
+children_send(enum proc_id id, uint32_t type, int fd, const void *data,
+    size_t len)
+{
+	struct child	*c = &sbx->children[id];
+
+	if (!c->iev_open || c->state != PROC_STATE_RUNNING) {
+		if (fd != -1)
+			close(fd);
+		errno = EAGAIN;
+		return (-1);
+	}
+	return (imsgev_compose(&c->iev, type, 0, 0, fd, data, len));
 }
 
 int
@@ -241,17 +264,25 @@ static int
 child_dispatch_imsg(struct child *c, struct imsg *imsg)
 {
 	struct reconf_done	 done;
+	uint32_t		 type = imsg_get_type(imsg);
 
-	if (c->id == PROC_RUNNERD &&
-	    imsg_get_type(imsg) >= IMSG_CTL_PROC_STATUS &&
-	    imsg_get_type(imsg) <= IMSG_CTL_EXEC_RESULT)
+	if (c->id == PROC_RUNNERD && type >= IMSG_CTL_PROC_STATUS &&
+	    type <= IMSG_CTL_EXEC_RESULT)
 		return (child_relay(imsg));
-	switch (imsg_get_type(imsg)) {
+	if ((c->id == PROC_RUNNERD && type >= IMSG_ENV_SANDBOX &&
+	    type <= IMSG_ENV_ABORT) ||
+	    (c->id == PROC_ENVD && (type == IMSG_ENV_CHUNK ||
+	    type == IMSG_ENV_READY)))
+		return (relay_env(imsg));
+	switch (type) {
 	case IMSG_PROC_READY:
 		if (imsg_get_len(imsg) != 0)
 			return (-1);
 		c->state = PROC_STATE_RUNNING;
 		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
+		/* runnerd tells a new envd of every sandbox it has. */
+		if (c->id == PROC_ENVD)
+			children_send(PROC_RUNNERD, IMSG_ENV_UP, -1, NULL, 0);
 		break;
 	case IMSG_RECONF_DONE:
 		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)

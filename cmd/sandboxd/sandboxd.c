@@ -78,13 +78,21 @@ sandboxd_check_setup(void)
 	}
 }
 
+/* The config and the secrets file it names, or NULL and why. */
 static struct sandboxd_conf *
-sandboxd_load(const char *corr)
+sandboxd_load(const char *corr, char *err, size_t errlen)
 {
 	struct sandboxd_conf	*conf;
 
-	if ((conf = parse_config(sbx->conffile, 0)) == NULL)
+	if ((conf = parse_config(sbx->conffile, 0)) == NULL) {
+		snprintf(err, errlen, "%s has errors", sbx->conffile);
 		return (NULL);
+	}
+	if (secrets_load(conf, err, errlen) == -1) {
+		log_warnx("%s", err);
+		conf_free(conf);
+		return (NULL);
+	}
 	conf->global.generation = ++sbx->generation;
 	strlcpy(conf->global.corr, corr, sizeof(conf->global.corr));
 	return (conf);
@@ -95,11 +103,12 @@ int
 sandboxd_reload(const char *corr, char *err, size_t errlen)
 {
 	struct sandboxd_conf	*conf;
+	char			 why[512];
 
 	log_info("reloading %s", sbx->conffile);
-	if ((conf = sandboxd_load(corr)) == NULL) {
-		snprintf(err, errlen, "%s has errors; the running config "
-		    "is kept", sbx->conffile);
+	if ((conf = sandboxd_load(corr, why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "%s; the running config and secrets are "
+		    "kept", why);
 		log_warnx("%s", err);
 		return (-1);
 	}
@@ -171,7 +180,7 @@ sandboxd_check_only(void)
 int
 main(int argc, char *argv[])
 {
-	char	 corr[CORR_ID_SIZE];
+	char	 corr[CORR_ID_SIZE], why[512];
 	int	 ch, noaction = 0;
 
 	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
@@ -209,7 +218,7 @@ main(int argc, char *argv[])
 	log_init(sbx->debug || noaction, LOG_DAEMON);
 	log_setverbose(sbx->verbose);
 	corr_new(corr, sizeof(corr));
-	if ((sbx->conf = sandboxd_load(corr)) == NULL)
+	if ((sbx->conf = sandboxd_load(corr, why, sizeof(why))) == NULL)
 		exit(1);
 	if (noaction)
 		exit(sandboxd_check_only());

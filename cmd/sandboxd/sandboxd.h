@@ -61,7 +61,11 @@ void	 children_stop(void);
 void	 children_send_conf(void);
 void	 children_send_verbose(int);
 void	 children_retry_failed(void);
+int	 children_send(enum proc_id, uint32_t, int, const void *, size_t);
 int	 children_send_runnerd(uint32_t, uint32_t, int, const void *, size_t);
+
+/* relay_env.c */
+int	 relay_env(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);
@@ -69,6 +73,9 @@ void	 control_listen(void);
 void	 control_cleanup(const char *);
 void	 control_relay(uint32_t, uint32_t, const void *, size_t);
 void	 control_runnerd_gone(void);
+
+/* secrets.c: fill conf->secrets from its secrets file. */
+int	 secrets_load(struct sandboxd_conf *, char *, size_t);
 
 /* status.c */
 void	 status_fill(struct ctl_proc_status *, const char *, pid_t);

@@ -101,6 +101,31 @@ suite_start() {
 	wait_for 10 all_ready
 }
 
+# suite_start_env VAR=VALUE... -- [sandboxd flags]: as suite_start, with
+# the daemon's environment exactly the given variables.
+suite_start_env() {
+	_env=
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		_env="$_env$(printf '%s' "$1" | base64 -w0) "
+		shift
+	done
+	[ "${1:-}" = "--" ] && shift
+	ip netns add "$NS" || return 1
+	ip -n "$NS" link set lo up
+	# base64 keeps names with spaces and bytes that are not UTF-8 whole.
+	python3 -c '
+import base64, os, sys
+env = {}
+for a in sys.argv[1].split():
+    k, _, v = base64.b64decode(a).partition(b"=")
+    env[k] = v
+os.execve(sys.argv[2], sys.argv[2:], env)' "$_env" "$(command -v ip)" netns exec \
+	    "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" -s "$SOCK" "$@" \
+	    >>"$LOG" 2>&1 &
+	SBX_PID=$!
+	wait_for 10 all_ready
+}
+
 suite_stop() {
 	kill -TERM "$SBX_PID" 2>/dev/null
 	_t=100

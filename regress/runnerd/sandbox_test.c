@@ -1050,7 +1050,45 @@ test_second(struct sandbox *a)
 	sandbox_destroy(&b, 0);
 }
 
-/* Three fds a sandbox, whatever the number of sandboxes. */
+/*
+ * The broker channel's socket: inside at ENV_BROKER_PATH, owned by
+ * root in a root-owned directory the sandbox cannot write, and what a
+ * sandboxed process sends there arrives on sb->broker_fd.
+ */
+static void
+test_broker(struct sandbox *sb)
+{
+	struct run	*r;
+	char		 buf[64];
+	ssize_t		 n = -1;
+	int		 c, i;
+
+	r = sh(sb, "stat -c '%F %u %a' /run/sandboxd/broker.sock; "
+	    "stat -c '%u %a' /run/sandboxd; touch /run/sandboxd/x 2>&1 | "
+	    "grep -c Read-only");
+	is(r->out, "socket 0 666\n0 755\n1", "the broker socket is there, "
+	    "root's, in a read-only root-owned directory");
+	r = sh(sb, "python3 -c \"import socket; s = socket.socket("
+	    "socket.AF_UNIX); s.connect('/run/sandboxd/broker.sock'); "
+	    "s.sendall(b'hello broker'); print('sent')\"");
+	is(r->out, "sent", "a sandboxed process connects to it");
+	c = -1;
+	for (i = 0; i < 50 && c == -1; i++)
+		if ((c = accept4(sb->broker_fd, NULL, NULL, SOCK_CLOEXEC |
+		    SOCK_NONBLOCK)) == -1)
+			poll(NULL, 0, 20);
+	if (c != -1) {
+		for (i = 0; i < 50 && (n = read(c, buf, sizeof(buf) - 1)) ==
+		    -1; i++)
+			poll(NULL, 0, 20);
+		close(c);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	is(buf, "hello broker", "and what it sends reaches the listening fd "
+	    "runnerd holds");
+}
+
+/* Four fds a sandbox, whatever the number of sandboxes. */
 static void
 test_fd_budget(void)
 {
@@ -1067,7 +1105,7 @@ test_fd_budget(void)
 		if (make(&sb[i], &p, NULL, 0, err, sizeof(err)) == 0)
 			made++;
 	n1 = count_fds() + spare;
-	ok(made == 10 && n1 - n0 == 30, "ten live sandboxes hold %d fds: three "
+	ok(made == 10 && n1 - n0 == 40, "ten live sandboxes hold %d fds: four "
 	    "each", n1 - n0);
 	for (i = 0; i < made; i++)
 		sandbox_destroy(&sb[i], 0);
@@ -1171,6 +1209,7 @@ main(int argc, char *argv[])
 	test_programs(&sb);
 	test_spawn(&sb);
 	test_zygote(&sb);
+	test_broker(&sb);
 	test_cgroup_files(&sb);
 	test_second(&sb);
 	test_signal_all(&sb);

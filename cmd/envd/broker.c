@@ -1,0 +1,368 @@
+/*
+ * The broker channels: a listening socket per sandbox and one socket
+ * per exec, each client a non-blocking connection with bounded input
+ * and output.  A request is a frame, "Content-Length: N" headers, a
+ * blank line and N bytes of JSON.  A client that breaks the framing is
+ * told why and dropped; one that sends too much waits (its reads stop
+ * while its answers are unread); none can hold up another: each gets a
+ * few frames a turn, and a frame must arrive within a time limit.
+ */
+#include <sys/socket.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+
+#include "envd.h"
+#include "log.h"
+
+static void	broker_read(int, short, void *);
+static void	broker_write(int, short, void *);
+static void	broker_more(int, short, void *);
+static void	broker_frame_timeout(int, short, void *);
+
+static void
+broker_conn_free(struct bconn *c)
+{
+	event_del(&c->ev_read);
+	event_del(&c->ev_write);
+	event_del(&c->ev_more);
+	event_del(&c->ev_frame);
+	close(c->fd);
+	evbuffer_free(c->in);
+	evbuffer_free(c->out);
+	TAILQ_REMOVE(&c->sb->conns, c, entry);
+	c->sb->nconns--;
+	free(c);
+}
+
+struct bconn *
+broker_conn_new(struct esandbox *sb, int fd, uint32_t exec_id)
+{
+	struct bconn	*c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->in = evbuffer_new()) == NULL ||
+	    (c->out = evbuffer_new()) == NULL)
+		fatal("%s", __func__);
+	c->sb = sb;
+	c->fd = fd;
+	c->exec_id = exec_id;
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+		log_warn("%s: sandbox %s", __func__, sb->id);
+	event_set(&c->ev_read, fd, EV_READ | EV_PERSIST, broker_read, c);
+	event_set(&c->ev_write, fd, EV_WRITE | EV_PERSIST, broker_write, c);
+	evtimer_set(&c->ev_more, broker_more, c);
+	evtimer_set(&c->ev_frame, broker_frame_timeout, c);
+	event_add(&c->ev_read, NULL);
+	c->reading = 1;
+	TAILQ_INSERT_TAIL(&sb->conns, c, entry);
+	sb->nconns++;
+	return (c);
+}
+
+/* Stop reading while its answers pile up unread; go on once they go. */
+static void
+broker_pace(struct bconn *c)
+{
+	int	 full = evbuffer_get_length(c->out) >= BROKER_OUT_HIGH;
+
+	if (full && c->reading) {
+		event_del(&c->ev_read);
+		c->reading = 0;
+	} else if (!full && !c->reading && !c->closing) {
+		event_add(&c->ev_read, NULL);
+		c->reading = 1;
+	}
+}
+
+void
+broker_send(struct bconn *c, const char *body, size_t len)
+{
+	if (c->closing)
+		return;
+	if (evbuffer_add_printf(c->out, "Content-Length: %zu\r\n\r\n",
+	    len) == -1 || evbuffer_add(c->out, body, len) == -1)
+		fatal("%s", __func__);
+	event_add(&c->ev_write, NULL);
+	broker_pace(c);
+}
+
+/* Say why, then drop it once that is written. */
+static void
+broker_drop(struct bconn *c, int code, const char *why)
+{
+	log_info("sandbox %s: broker client dropped: %s", c->sb->id, why);
+	rpc_error(c, code, why);
+	c->closing = 1;
+	if (c->reading) {
+		event_del(&c->ev_read);
+		c->reading = 0;
+	}
+	event_del(&c->ev_more);
+	event_del(&c->ev_frame);
+	evbuffer_drain(c->in, evbuffer_get_length(c->in));
+	event_add(&c->ev_write, NULL);
+}
+
+/*
+ * The header block of the frame at the start of c->in: 1 with *hlen
+ * and *blen when it is whole, 0 while it is not, -1 if it is broken.
+ */
+static int
+broker_header(struct bconn *c, size_t *hlen, size_t *blen, const char **why)
+{
+	struct evbuffer_ptr	 p;
+	char			 hdr[BROKER_HEADER_MAX + 1], *line, *next, *v;
+	size_t			 n;
+	long long		 len = -1;
+
+	p = evbuffer_search(c->in, "\r\n\r\n", 4, NULL);
+	if (p.pos == -1 || p.pos > BROKER_HEADER_MAX) {
+		*why = "frame header too long or not ended by a blank line";
+		return (evbuffer_get_length(c->in) > BROKER_HEADER_MAX + 3 ||
+		    p.pos > BROKER_HEADER_MAX ? -1 : 0);
+	}
+	n = p.pos;
+	evbuffer_copyout(c->in, hdr, n);
+	hdr[n] = '\0';
+	*why = "malformed frame header";
+	for (line = hdr; line != NULL; line = next) {
+		if ((next = strstr(line, "\r\n")) != NULL) {
+			*next = '\0';
+			next += 2;
+		}
+		if ((v = strchr(line, ':')) == NULL)
+			return (-1);
+		*v++ = '\0';
+		v += strspn(v, " \t");
+		if (strcasecmp(line, "Content-Length") != 0)
+			continue;
+		if (len != -1 || *v == '\0' || strspn(v, "0123456789") !=
+		    strlen(v) || strlen(v) > 12)
+			return (-1);
+		len = strtoll(v, NULL, 10);
+	}
+	if (len == -1) {
+		*why = "frame without a Content-Length";
+		return (-1);
+	}
+	if (len > BROKER_FRAME_MAX) {
+		*why = "frame larger than 65536 bytes";
+		return (-1);
+	}
+	*hlen = n + 4;
+	*blen = len;
+	return (1);
+}
+
+/* Answer up to a few whole frames; 1 if more may be waiting. */
+static int
+broker_frames(struct bconn *c)
+{
+	const char	*why;
+	char		*body;
+	size_t		 hlen, blen;
+	int		 n, rc;
+
+	for (n = 0; n < BROKER_FRAMES_PER_TURN && !c->closing; n++) {
+		if ((rc = broker_header(c, &hlen, &blen, &why)) == -1) {
+			broker_drop(c, -32700, why);
+			return (0);
+		}
+		if (rc == 0 || evbuffer_get_length(c->in) < hlen + blen)
+			break;
+		evbuffer_drain(c->in, hlen);
+		if ((body = malloc(blen + 1)) == NULL)
+			fatal("%s", __func__);
+		evbuffer_remove(c->in, body, blen);
+		body[blen] = '\0';
+		rpc_handle(c, body, blen);
+		freezero(body, blen + 1);
+		if (evbuffer_get_length(c->out) >= BROKER_OUT_HIGH)
+			return (0);
+	}
+	return (n == BROKER_FRAMES_PER_TURN && !c->closing);
+}
+
+/* A frame begun must be whole within BROKER_FRAME_TIMEOUT. */
+static void
+broker_frame_clock(struct bconn *c)
+{
+	struct timeval	 tv = { BROKER_FRAME_TIMEOUT, 0 };
+
+	if (c->closing)
+		return;
+	if (evbuffer_get_length(c->in) == 0)
+		event_del(&c->ev_frame);
+	else if (!evtimer_pending(&c->ev_frame, NULL))
+		evtimer_add(&c->ev_frame, &tv);
+}
+
+static void
+broker_process(struct bconn *c)
+{
+	struct timeval	 now = { 0, 0 };
+	size_t		 before = evbuffer_get_length(c->in);
+
+	if (broker_frames(c))
+		evtimer_add(&c->ev_more, &now);
+	/* Progress restarts the clock; the next frame gets its own. */
+	if (evbuffer_get_length(c->in) != before)
+		event_del(&c->ev_frame);
+	broker_frame_clock(c);
+	broker_pace(c);
+}
+
+static void
+broker_read(int fd, short event, void *arg)
+{
+	struct bconn	*c = arg;
+	int		 n;
+
+	n = evbuffer_read(c->in, fd, BROKER_FRAME_MAX);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		broker_conn_free(c);
+		return;
+	}
+	/* Never hold more than one frame and its header. */
+	if (evbuffer_get_length(c->in) > BROKER_FRAME_MAX +
+	    BROKER_HEADER_MAX + 4) {
+		broker_process(c);
+		if (!c->closing && evbuffer_get_length(c->in) >
+		    BROKER_FRAME_MAX + BROKER_HEADER_MAX + 4) {
+			/* Whole frames are waiting: stop until they are done. */
+			event_del(&c->ev_read);
+			c->reading = 0;
+		}
+		return;
+	}
+	broker_process(c);
+}
+
+static void
+broker_more(int fd, short event, void *arg)
+{
+	struct bconn	*c = arg;
+
+	broker_process(c);
+	if (!c->closing && !c->reading && evbuffer_get_length(c->in) <=
+	    BROKER_FRAME_MAX + BROKER_HEADER_MAX + 4 &&
+	    evbuffer_get_length(c->out) < BROKER_OUT_HIGH) {
+		event_add(&c->ev_read, NULL);
+		c->reading = 1;
+	}
+}
+
+static void
+broker_frame_timeout(int fd, short event, void *arg)
+{
+	broker_drop(arg, -32600, "frame not complete within 60 seconds");
+}
+
+static void
+broker_write(int fd, short event, void *arg)
+{
+	struct bconn	*c = arg;
+	int		 n;
+
+	n = evbuffer_write(c->out, fd);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == -1) {
+		broker_conn_free(c);
+		return;
+	}
+	if (evbuffer_get_length(c->out) == 0) {
+		event_del(&c->ev_write);
+		if (c->closing) {
+			broker_conn_free(c);
+			return;
+		}
+	}
+	broker_pace(c);
+	/* Reading resumed: frames already held go first. */
+	if (c->reading && evbuffer_get_length(c->in) > 0)
+		broker_more(-1, 0, c);
+}
+
+static void
+broker_accept(int fd, short event, void *arg)
+{
+	struct esandbox	*sb = arg;
+	int		 s;
+
+	if ((s = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) ==
+	    -1) {
+		if (errno != EAGAIN && errno != EINTR &&
+		    errno != ECONNABORTED)
+			log_warn("%s: sandbox %s", __func__, sb->id);
+		return;
+	}
+	if (sb->nconns >= BROKER_CONNS_MAX) {
+		log_warnx("sandbox %s: more than %d broker clients; refused",
+		    sb->id, BROKER_CONNS_MAX);
+		close(s);
+		return;
+	}
+	broker_conn_new(sb, s, 0);
+}
+
+void
+broker_listen(struct esandbox *sb, int fd)
+{
+	if (sb->listen_fd != -1) {
+		event_del(&sb->ev_listen);
+		close(sb->listen_fd);
+	}
+	sb->listen_fd = fd;
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+		log_warn("%s: sandbox %s", __func__, sb->id);
+	event_set(&sb->ev_listen, fd, EV_READ | EV_PERSIST, broker_accept,
+	    sb);
+	event_add(&sb->ev_listen, NULL);
+}
+
+void
+broker_sandbox_free(struct esandbox *sb)
+{
+	struct bconn	*c;
+	struct exposed	*x;
+
+	while ((c = TAILQ_FIRST(&sb->conns)) != NULL)
+		broker_conn_free(c);
+	while ((x = TAILQ_FIRST(&sb->exposed)) != NULL) {
+		TAILQ_REMOVE(&sb->exposed, x, entry);
+		free(x);
+	}
+	if (sb->listen_fd != -1) {
+		event_del(&sb->ev_listen);
+		close(sb->listen_fd);
+	}
+	free(sb);
+}
+
+/* The first step of the abort sequence, on every channel it has. */
+void
+broker_abort(struct esandbox *sb, const struct env_abort *m)
+{
+	struct bconn	*c;
+	char		 body[256];
+	int		 n;
+
+	n = snprintf(body, sizeof(body), "{\"jsonrpc\":\"2.0\",\"method\":"
+	    "\"abort\",\"params\":{\"reason\":\"%s\",\"grace_ms\":%u,"
+	    "\"exec\":%u}}", m->reason == SBX_REASON_TIMEOUT ? "timeout" :
+	    "killed", m->grace_ms, m->exec_id);
+	TAILQ_FOREACH(c, &sb->conns, entry)
+		broker_send(c, body, n);
+	log_info("sandbox %s exec %u: abort sent on %d broker channel(s)",
+	    sb->id, m->exec_id, sb->nconns);
+}
