@@ -82,6 +82,7 @@ child_dispatch_imsg(struct imsg *imsg)
 	case IMSG_RECONF_ENV_RULE:
 	case IMSG_RECONF_SECRET_RULE:
 	case IMSG_RECONF_FS_RULE:
+	case IMSG_RECONF_SECRET:
 	case IMSG_RECONF_END:
 		child_reconf(imsg);
 		break;

@@ -137,7 +137,10 @@ broker_header(struct bconn *c, size_t *hlen, size_t *blen, const char **why)
 			*next = '\0';
 			next += 2;
 		}
-		if ((v = strchr(line, ':')) == NULL)
+		/* Name: value, the name a token as in HTTP. */
+		if ((v = strchr(line, ':')) == NULL || v == line ||
+		    strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+		    "qrstuvwxyz0123456789-") != (size_t)(v - line))
 			return (-1);
 		*v++ = '\0';
 		v += strspn(v, " \t");

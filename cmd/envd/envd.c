@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "child.h"
 #include "env_msg.h"
 #include "envd.h"
@@ -163,8 +165,9 @@ envd_conf_apply(struct sandboxd_conf *conf)
 }
 
 /*
- * As root, before the drop: room for every broker client, and the
- * environment the allowlist reads from, copied before anything runs.
+ * As root, before the drop: room for every broker client, the
+ * environment the allowlist reads from, copied before anything runs,
+ * and the JSON library's hash seed.
  */
 static void
 envd_preinit(void)
@@ -177,6 +180,8 @@ envd_preinit(void)
 			log_warn("%s: RLIMIT_NOFILE", __func__);
 	}
 	env_snapshot(environ);
+	/* jansson would read /dev/urandom for its hash seed otherwise. */
+	json_object_seed(arc4random() | 1);
 }
 
 static void

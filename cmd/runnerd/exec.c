@@ -226,15 +226,21 @@ exec_finish(struct rexec *e)
 }
 
 /*
- * During an abort the result waits for the SIGKILL step, so that when
- * the caller hears of the end nothing of the sandbox is left running.
+ * During an abort the result waits until nothing of the sandbox is
+ * left running: at once if the SIGTERM left nothing, else until the
+ * SIGKILL step.
  */
 static void
 exec_done(struct rexec *e)
 {
-	if (e->abort == ABORT_TERM) {
+	/* Stragglers that outlive SIGTERM wait for the SIGKILL step. */
+	if (e->abort == ABORT_TERM && sandbox_nprocs(&e->rs->sb) > 0) {
 		e->finish_pending = 1;
 		return;
+	}
+	if (e->abort == ABORT_TERM) {
+		evtimer_del(&e->ev_abort);
+		e->abort = ABORT_KILL;
 	}
 	/* It heard the abort and left: what it left behind goes now. */
 	if (e->abort == ABORT_NOTIFY) {

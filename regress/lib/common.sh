@@ -44,6 +44,7 @@ cleanup() {
 	ip netns pids "$NS" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
+		grep -v "control: uid" "$LOG" >"$LOG.short" 2>/dev/null && mv "$LOG.short" "$LOG"
 		diag "--- daemon log ---"
 		tail -n 60 "$LOG" | sed 's/^/# /'
 	fi
