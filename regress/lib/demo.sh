@@ -24,8 +24,14 @@ run_ctl() { "$B/sandboxctl" -s "$SOCK" "$@"; }
 say "checking etc/sandboxd.conf"
 "$B/sandboxd" -n -f "$ROOT/etc/sandboxd.conf" || exit 1
 
-# The demo keeps its sandboxes' state apart from the machine's own.
-sed "s|^state-dir .*|state-dir \"$T/state\"|" "$ROOT/etc/sandboxd.conf" > "$T/sandboxd.conf"
+# The demo keeps its sandboxes' state apart from the machine's own, and
+# has a secrets file of its own.
+printf 'NPM_TOKEN=npm_demo_0123456789\nPYPI_TOKEN=pypi_demo\nDB_PASSWORD=hunter2\n' \
+    >"$T/secrets"
+chmod 0600 "$T/secrets"
+sed -e "s|^state-dir .*|state-dir \"$T/state\"|" \
+    -e "s|^#secrets .*|secrets \"$T/secrets\"|" \
+    "$ROOT/etc/sandboxd.conf" > "$T/sandboxd.conf"
 
 say "starting the suite in network namespace $NS"
 ip netns add "$NS"
@@ -68,6 +74,32 @@ run_ctl exec "$ci" -- sh job.sh
 echo "  the workspace keeps its files between commands:"
 run_ctl exec "$ci" -- ls -l /workspace
 run_ctl destroy "$ci"
+
+say "secrets: asked for over the broker channel, never in the environment"
+echo "  (the secrets file holds NPM_TOKEN, PYPI_TOKEN and DB_PASSWORD; policy"
+echo "  \"ci\" permits NPM_TOKEN and PYPI_TOKEN)"
+cat > "$T/secrets.sh" <<'JOB'
+# The recipe of envd(8): JSON-RPC 2.0, Content-Length framing, socat.
+ask() {
+	m='{"jsonrpc":"2.0","id":1,"method":"secrets.get",'
+	body="$m"'"params":{"name":"'"$1"'"}}'
+	printf 'Content-Length: %d\r\n\r\n%s' "${#body}" "$body" |
+	    socat -t 2 - UNIX-CONNECT:$SANDBOXD_BROKER | tail -n 1
+}
+echo "  asks for NPM_TOKEN:   $(ask NPM_TOKEN)"
+echo "  asks for DB_PASSWORD: $(ask DB_PASSWORD)"
+if env | grep -q -e NPM_TOKEN -e DB_PASSWORD -e npm_demo -e hunter2; then
+	echo "  its environment holds a secret"
+else
+	echo "  its environment holds neither: $(env | cut -d= -f1 | sort | tr '\n' ' ')"
+fi
+JOB
+ci=$(run_ctl create -p ci)
+run_ctl put "$ci" "$T/secrets.sh" secrets.sh
+run_ctl exec "$ci" -- sh secrets.sh
+run_ctl destroy "$ci"
+echo "  the audit lines, without values:"
+grep -a 'audit {' "$T/log" | sed 's/^.*audit /    /'
 
 say "a job that runs too long is stopped at its timeout, with nothing left behind"
 run_ctl run -t 2 -- sh -c 'sleep 100 & sleep 100'
