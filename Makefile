@@ -58,6 +58,7 @@ $(foreach p,${PROGS},$(eval $(call prog_rule,$(p))))
 # Tests that #include a program's sources rebuild when those change.
 $B/regress/runnerd/sandbox_test: $(wildcard cmd/runnerd/*.[ch])
 $B/regress/workspace/workspace_test: $(wildcard cmd/runnerd/workspace.[ch])
+$B/regress/netd/netd_test: $(wildcard cmd/netd/*.[ch])
 
 $B/regress/%: regress/%.c $B/libsandboxd.a
 	@mkdir -p $(@D)
@@ -78,12 +79,17 @@ fuzz: deps
 	    lib/log.c ${PKG_LIBS}
 	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
 	    lib/sbx_msg.c ${PKG_LIBS}
+	${FUZZ_CC} -Icmd/envd -o $B/fuzz/fuzz_broker \
+	    regress/fuzz/fuzz_broker.c cmd/envd/broker.c cmd/envd/rpc.c \
+	    lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
 	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
 	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c ${PKG_LIBS}
 	@mkdir -p $B/fuzz/corpus-fuzz_config
 	cp regress/config/ok/*.in etc/sandboxd.conf $B/fuzz/corpus-fuzz_config/
-	for f in fuzz_imsg fuzz_sbx_msg fuzz_config; do \
+	@mkdir -p $B/fuzz/corpus-fuzz_broker
+	cp regress/fuzz/broker/*.frame $B/fuzz/corpus-fuzz_broker/
+	for f in fuzz_imsg fuzz_sbx_msg fuzz_broker fuzz_config; do \
 		mkdir -p $B/fuzz/corpus-$$f; \
 		$B/fuzz/$$f -max_total_time=${FUZZ_SECONDS} \
 		    $B/fuzz/corpus-$$f || exit 1; done
