@@ -27,6 +27,7 @@ enum imsg_type {
 	IMSG_CTL_PUT,			/* struct sbx_file_req + fd */
 	IMSG_CTL_GET,			/* struct sbx_file_req + fd */
 	IMSG_CTL_RUN,			/* struct sbx_run_req */
+	IMSG_CTL_STDIO,			/* struct sbx_stdio + fd */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
@@ -59,6 +60,7 @@ enum imsg_type {
 	IMSG_RUN_GET,			/* struct sbx_file_req + fd */
 	IMSG_RUN_CLIENT_GONE,		/* no payload: peerid went away */
 	IMSG_RUN_RUN,			/* struct sbx_run_req */
+	IMSG_RUN_STDIO,			/* struct sbx_stdio + fd; no reply */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */
@@ -149,11 +151,28 @@ struct sbx_exec_req {
 	char		corr[CORR_ID_SIZE];
 	char		id[SBX_ID_SIZE];
 	uint32_t	timeout;	/* seconds; 0 = the policy's default */
+	uint32_t	flags;		/* SBX_EXEC_* */
 	char		cwd[CONF_PATH_SIZE];	/* "" = /workspace */
 	uint32_t	argc;
 	uint32_t	envc;
 	uint32_t	args_len;
 	char		args[SBX_EXEC_ARGS_SIZE];
+};
+
+/*
+ * -i: the command's standard input and output are the caller's own,
+ * sent just before the request as two IMSG_CTL_STDIO.
+ */
+#define SBX_EXEC_INTERACTIVE	0x01
+
+enum sbx_stdio_which {
+	SBX_STDIO_IN = 0,
+	SBX_STDIO_OUT = 1
+};
+
+struct sbx_stdio {
+	char		corr[CORR_ID_SIZE];
+	uint32_t	which;		/* enum sbx_stdio_which */
 };
 
 /*

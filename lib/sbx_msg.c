@@ -96,6 +96,7 @@ static int
 sbx_check_exec_body(const struct sbx_exec_req *req, char *err, size_t len)
 {
 	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
+	    (req->flags & ~SBX_EXEC_INTERACTIVE) != 0 ||
 	    sbx_check_args(req) == -1) {
 		snprintf(err, len, "malformed exec request");
 		return (-1);
@@ -188,4 +189,15 @@ sbx_reason_name(unsigned int reason)
 		return ("limit");
 	}
 	return ("unknown");
+}
+
+int
+sbx_check_stdio(const struct sbx_stdio *m, char *err, size_t len)
+{
+	if (sbx_check_corr(m->corr, sizeof(m->corr)) == -1 ||
+	    (m->which != SBX_STDIO_IN && m->which != SBX_STDIO_OUT)) {
+		snprintf(err, len, "malformed stdio request");
+		return (-1);
+	}
+	return (0);
 }

@@ -163,6 +163,13 @@ exec_reason(struct rexec *e)
 static void
 exec_env_free(struct rexec *e)
 {
+	int	 i;
+
+	for (i = 0; i < 2; i++)
+		if (e->stdio[i] != -1) {
+			close(e->stdio[i]);
+			e->stdio[i] = -1;
+		}
 	if (e->env == NULL)
 		return;
 	evtimer_del(&e->env->ev_wait);
@@ -414,16 +421,19 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 	char				*argv[SBX_EXEC_MAX_ARGS + 1];
 	char				*envp[SBX_EXEC_MAX_ARGS + 1];
 	char				**env;
-	int				 po[2], pe[2];
+	int				 po[2] = { -1, -1 }, pe[2];
 
-	if (pipe2(po, O_CLOEXEC) == -1) {
+	/* -i: stdout is the caller's own, not read here. */
+	if (e->stdio[1] == -1 && pipe2(po, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return (-1);
 	}
 	if (pipe2(pe, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		close(po[0]);
-		close(po[1]);
+		if (po[0] != -1) {
+			close(po[0]);
+			close(po[1]);
+		}
 		return (-1);
 	}
 	/* The request's own env went to envd; its block replaces it. */
@@ -433,16 +443,18 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 	spec.argv = argv;
 	spec.envp = env;
 	spec.cwd = req->cwd[0] != '\0' ? req->cwd : NULL;
-	spec.fd_stdin = -1;
-	spec.fd_stdout = po[1];
+	spec.fd_stdin = e->stdio[0];
+	spec.fd_stdout = e->stdio[1] != -1 ? e->stdio[1] : po[1];
 	spec.fd_stderr = pe[1];
 	spec.fd_extra = broker;
 	e->pid = sandbox_spawn(&e->rs->sb, &spec, err, errlen);
 	free(env);
-	close(po[1]);
+	if (po[1] != -1)
+		close(po[1]);
 	close(pe[1]);
 	if (e->pid == -1) {
-		close(po[0]);
+		if (po[0] != -1)
+			close(po[0]);
 		close(pe[0]);
 		return (-1);
 	}
@@ -452,9 +464,11 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 		event_add(&e->rs->ev_events, NULL);
 		e->rs->ev_events_set = 1;
 	}
-	fcntl(po[0], F_SETFL, O_NONBLOCK);
+	if (po[0] != -1) {
+		fcntl(po[0], F_SETFL, O_NONBLOCK);
+		exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
+	}
 	fcntl(pe[0], F_SETFL, O_NONBLOCK);
-	exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
 	exec_stream_init(e, 1, pe[0], e->rs->sb.policy.stderr_cap);
 	return (0);
 }
@@ -616,15 +630,23 @@ int
 exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 {
 	struct rexec	*e;
-	int		 timeout;
+	int		 timeout, fds[2] = { -1, -1 };
+	char		 err[128];
 
 	if ((timeout = exec_timeout_for(rs, req, peerid)) == -1)
 		return (-1);
+	if ((req->flags & SBX_EXEC_INTERACTIVE) &&
+	    stdio_take(peerid, fds, err, sizeof(err)) == -1) {
+		runnerd_result(peerid, req->corr, EINVAL, "%s", err);
+		return (-1);
+	}
 	if ((e = calloc(1, sizeof(*e))) == NULL ||
 	    (e->env = calloc(1, sizeof(*e->env))) == NULL ||
 	    (e->env->req = malloc(sizeof(*req))) == NULL)
 		fatal("%s", __func__);
 	memcpy(e->env->req, req, sizeof(*req));
+	e->stdio[0] = fds[0];
+	e->stdio[1] = fds[1];
 	e->rs = rs;
 	e->id = ++rs->next_exec;
 	e->peerid = peerid;

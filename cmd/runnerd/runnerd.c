@@ -390,6 +390,7 @@ runnerd_client_gone(uint32_t peerid)
 	struct rsandbox	*rs, *next;
 
 	exec_client_gone(peerid);
+	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
 			runnerd_destroy(rs);
@@ -458,6 +459,20 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
+}
+
+static void
+runnerd_dispatch_stdio(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_stdio	 m;
+	char			 err[128];
+	int			 fd;
+
+	RUN_GET(imsg, m);
+	runnerd_check(sbx_check_stdio(&m, err, sizeof(err)), err);
+	if ((fd = imsg_get_fd(imsg)) == -1)
+		fatalx("%s: stdio without an fd", __func__);
+	stdio_put(peerid, m.which, fd);
 }
 
 /* envd's answers, relayed and checked by the master; checked again. */
@@ -551,6 +566,9 @@ runnerd_dispatch_main(struct imsg *imsg)
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s: bad IMSG_RUN_CLIENT_GONE", __func__);
 		runnerd_client_gone(peerid);
+		break;
+	case IMSG_RUN_STDIO:
+		runnerd_dispatch_stdio(imsg, peerid);
 		break;
 	case IMSG_ENV_CHUNK:
 	case IMSG_ENV_READY:

@@ -62,6 +62,7 @@ struct rexec {
 	struct event		 ev_abort;
 	struct event		 ev_drain;
 	struct rexec_env	*env;		/* not NULL until it starts */
+	int			 stdio[2];	/* -i: the caller's, until then */
 	enum abort_stage	 abort;
 	uint32_t		 reason;	/* set by an abort */
 	int			 finish_pending;	/* until SIGKILL */
@@ -110,6 +111,11 @@ void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
+
+/* stdio.c */
+void	 stdio_put(uint32_t, uint32_t, int);
+int	 stdio_take(uint32_t, int [2], char *, size_t);
+void	 stdio_client_gone(uint32_t);
 
 /* files.c */
 void	 files_start(struct rsandbox *, struct sbx_file_req *, int, int,

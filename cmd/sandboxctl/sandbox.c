@@ -20,6 +20,7 @@ struct exec_opts {
 	int		 nenv;
 	uint32_t	 timeout;
 	const char	*cwd;
+	int		 interactive;	/* -i */
 };
 
 static uint32_t
@@ -61,6 +62,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 		case 'w':
 			o->cwd = optarg;
 			break;
+		case 'i':
+			o->interactive = 1;
+			break;
 		default:
 			errx(1, "usage: see sandboxctl(8)");
 		}
@@ -68,10 +72,35 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 	return (optind);
 }
 
+/*
+ * -i: copies of our standard input and output go just before the
+ * request, for the command to use as its own.
+ */
+static void
+send_stdio(struct imsgbuf *ibuf, const char *corr)
+{
+	struct sbx_stdio	 m;
+	int			 i, fd;
+
+	if (json)
+		errx(1, "-i and -j both want standard output");
+	for (i = 0; i < 2; i++) {
+		memset(&m, 0, sizeof(m));
+		strlcpy(m.corr, corr, sizeof(m.corr));
+		m.which = i == 0 ? SBX_STDIO_IN : SBX_STDIO_OUT;
+		if ((fd = dup(i)) == -1)
+			err(1, "-i: %s", i == 0 ? "standard input" :
+			    "standard output");
+		ctl_request(ibuf, IMSG_CTL_STDIO, fd, &m, sizeof(m));
+	}
+}
+
 static void
 exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
 {
 	req->timeout = o->timeout;
+	if (o->interactive)
+		req->flags |= SBX_EXEC_INTERACTIVE;
 	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
 	    sizeof(req->cwd))
 		errx(1, "directory too long: %s", o->cwd);
@@ -125,6 +154,8 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 	ctl_corr(req->corr);
 	strlcpy(req->id, id, sizeof(req->id));
 	exec_fill(req, o, argv);
+	if (o->interactive)
+		send_stdio(ibuf, req->corr);
 	ctl_request(ibuf, IMSG_CTL_EXEC, -1, req, sizeof(*req));
 	free(req);
 	rc = ctl_replies(ibuf);
@@ -166,7 +197,7 @@ cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 	char			**cmd;
 	int			 i, rc;
 
-	i = exec_options(argc, argv, "+p:e:t:w:", &o);
+	i = exec_options(argc, argv, "+ip:e:t:w:", &o);
 	cmd = command_args(argc, argv, i);
 	if ((req = calloc(1, sizeof(*req))) == NULL)
 		err(1, NULL);
@@ -177,6 +208,8 @@ cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 		errx(1, "policy name too long: %s", o.policy);
 	req->create.ephemeral = 1;
 	exec_fill(&req->exec, &o, cmd);
+	if (o.interactive)
+		send_stdio(ibuf, req->create.corr);
 	ctl_last.sandbox_event = "sandbox.create";
 	ctl_request(ibuf, IMSG_CTL_RUN, -1, req, sizeof(*req));
 	free(req);
@@ -210,9 +243,9 @@ cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct exec_opts	 o;
 	int			 i;
 
-	i = exec_options(argc, argv, "+e:t:w:", &o);
+	i = exec_options(argc, argv, "+ie:t:w:", &o);
 	if (i >= argc)
-		errx(1, "usage: exec [-e K=V] [-t timeout] [-w dir] id -- "
+		errx(1, "usage: exec [-i] [-e K=V] [-t timeout] [-w dir] id -- "
 		    "cmd ...");
 	check_id(argv[i]);
 	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));

@@ -322,27 +322,30 @@ struct ctl_fwd {
 	size_t		 len;
 	enum ctl_rights	 rights;
 	int		 fd;		/* carries an fd */
+	int		 noreply;	/* runnerd answers nothing */
 };
 
 static const struct ctl_fwd ctl_fwds[] = {
 	{ IMSG_CTL_CREATE, IMSG_RUN_CREATE, sizeof(struct sbx_create_req),
-	    CTL_RIGHTS_ALL, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_EXEC, IMSG_RUN_EXEC, sizeof(struct sbx_exec_req),
-	    CTL_RIGHTS_ALL, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_KILL, IMSG_RUN_KILL, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_DESTROY, IMSG_RUN_DESTROY, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_PS, IMSG_RUN_PS, sizeof(struct ctl_request),
-	    CTL_RIGHTS_READ, 0 },
+	    CTL_RIGHTS_READ, 0, 0 },
 	{ IMSG_CTL_SHOW, IMSG_RUN_SHOW, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_READ, 0 },
+	    CTL_RIGHTS_READ, 0, 0 },
 	{ IMSG_CTL_PUT, IMSG_RUN_PUT, sizeof(struct sbx_file_req),
-	    CTL_RIGHTS_ALL, 1 },
+	    CTL_RIGHTS_ALL, 1, 0 },
 	{ IMSG_CTL_GET, IMSG_RUN_GET, sizeof(struct sbx_file_req),
-	    CTL_RIGHTS_ALL, 1 },
+	    CTL_RIGHTS_ALL, 1, 0 },
 	{ IMSG_CTL_RUN, IMSG_RUN_RUN, sizeof(struct sbx_run_req),
-	    CTL_RIGHTS_ALL, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
+	{ IMSG_CTL_STDIO, IMSG_RUN_STDIO, sizeof(struct sbx_stdio),
+	    CTL_RIGHTS_ALL, 1, 1 },
 };
 
 static const struct ctl_fwd *
@@ -374,6 +377,8 @@ control_fwd_check(uint32_t type, void *p)
 	case IMSG_CTL_PUT:
 	case IMSG_CTL_GET:
 		return (sbx_check_file(p, err, sizeof(err)));
+	case IMSG_CTL_STDIO:
+		return (sbx_check_stdio(p, err, sizeof(err)));
 	default:
 		return (sbx_check_corr(p, CORR_ID_SIZE));
 	}
@@ -413,7 +418,8 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	else {
 		log_debug("control: uid %u: request %u for runnerd",
 		    (unsigned int)c->uid, f->type);
-		c->inflight++;
+		if (!f->noreply)
+			c->inflight++;
 		c->used_runnerd = 1;
 	}
 	log_setcorr(NULL);
