@@ -18,12 +18,7 @@ ok "suite started"
 
 # result FIELD FILE: a field of the exec.complete event in FILE.
 result() { jfield "$1" exec.complete <"$2"; }
-lines() { python3 -c '
-import json, sys
-for l in sys.stdin:
-    r = json.loads(l)
-    if r.get("event") == "log.line":
-        print(r["line"].rstrip("\n"))' <"$1"; }
+lines() { jlines <"$1"; }
 # ms_of WORD FILE: when the program said WORD, ms after it started.
 ms_of() { lines "$2" | awk -v w="$1" '$2 == w { print $1; exit }'; }
 

@@ -36,12 +36,7 @@ J=$T/json
 : >"$J"
 # sbx ARGS...: sandboxctl -j, every line kept for the final grep.
 jrun() { ctl -j "$@" | tee -a "$J"; }
-lines() { jrun "$@" | python3 -c '
-import json, sys
-for l in sys.stdin:
-    r = json.loads(l)
-    if r.get("event") == "log.line":
-        print(r["line"].rstrip("\n"))'; }
+lines() { jrun "$@" | jlines; }
 cl() { lines run -p sec -- python3 "$C/client.py" "$@"; }
 lacks() { ! contains "$1" "$2"; }
 

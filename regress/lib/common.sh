@@ -178,6 +178,16 @@ for l in sys.stdin:
         break' "$1" "$2"
 }
 
+# jlines: the output lines (log.line events) of sandboxctl -j on stdin.
+jlines() {
+	python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("event") == "log.line":
+        print(r["line"].rstrip("\n"))'
+}
+
 # sbx_create [policy]: prints the new sandbox's id.
 sbx_create() {
 	if [ -n "${1:-}" ]; then ctl create -p "$1"; else ctl create; fi
