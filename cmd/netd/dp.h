@@ -1,0 +1,111 @@
+/*
+ * Inside the datapath: the sets of table inet sandboxd, their key
+ * layouts and the registry of sandboxes this netd has programmed.
+ *
+ * Every key starts with the 16-byte interface name (zero padded, as
+ * meta iifname loads it); each further field takes whole 32-bit
+ * registers: an IPv4 address 4 bytes, IPv6 16, the protocol 1 byte and
+ * the port 2 (network order), each zero padded to 4; a prefix length
+ * is a host-order u32.
+ */
+#ifndef NETD_DP_H
+#define NETD_DP_H
+
+#include <sys/tree.h>
+
+#include <time.h>
+
+#include "netd.h"
+
+enum dp_set {
+	DS_COUNTERS,	/* ifname : counter -- the egress byte counter */
+	DS_SRC4,	/* ifname . ipv4_addr -- the sandbox's own address */
+	DS_SRC6,	/* ifname . ipv6_addr */
+	DS_BLOCKED,	/* ifname -- block-all */
+	DS_EGRESS,	/* ifname -- egress allow */
+	DS_INBOUND,	/* ifname -- inbound allow from anywhere */
+	DS_HOST4,	/* ifname . ipv4_addr . inet_proto . inet_service */
+	DS_HOST6,	/* ifname . ipv6_addr . inet_proto . inet_service */
+	DS_PIN4,	/* as host4, with timeouts: dnspind's pins */
+	DS_PIN6,
+	DS_CIDR4,	/* ifname . ipv4_addr . mark: network, prefix length */
+	DS_CIDR6,
+	DS_CIDR4U,	/* ifname -- has cidr4 elements */
+	DS_CIDR6U,
+	DS_FROM4,	/* as cidr4, inbound sources */
+	DS_FROM6,
+	DS_FROM4U,
+	DS_FROM6U,
+	DS_MAX
+};
+
+struct dp_setdef {
+	const char	*name;
+	uint8_t		 klen;
+	uint32_t	 ktype;		/* nft's datatype ids, for nft(8) */
+	uint32_t	 flags;		/* NFT_SET_* */
+};
+extern const struct dp_setdef	dp_sets[DS_MAX];
+
+#define DP_IFLEN	16
+#define DP_KEY_MAX	40
+
+struct dp_elem {
+	uint8_t		 set;		/* enum dp_set */
+	uint8_t		 klen;
+	uint8_t		 key[DP_KEY_MAX];
+	uint32_t	 ttl;		/* pins: seconds, to add */
+	uint64_t	 expires;	/* pins: ms left, as dumped */
+};
+
+struct dp_pin {
+	RB_ENTRY(dp_pin)	 entry;
+	struct dp_elem		 e;
+	struct timespec		 expiry;	/* CLOCK_MONOTONIC */
+};
+RB_HEAD(dp_pins, dp_pin);
+
+struct dp_name {			/* an allow name rule's port */
+	uint8_t		 proto;
+	uint16_t	 port;
+};
+
+struct dp_sbx {
+	RB_ENTRY(dp_sbx)	 entry;
+	struct netd_ident	 ident;
+	struct dp_elem		*elems;		/* what the policy adds */
+	size_t			 nelems;
+	struct dp_name		*names;
+	size_t			 nnames;
+	struct dp_pins		 pins;
+	size_t			 npins;
+};
+RB_HEAD(dp_sbxs, dp_sbx);
+
+struct dp {
+	struct netd_params	 p;
+	struct nft_sock		*ns;
+	struct nft_batch	*b;
+	struct dp_sbxs		 sbxs;
+};
+
+typedef int	(*dp_elem_fn)(struct dp *, const struct dp_elem *, void *);
+
+/* datapath.c */
+int		 dp_put_elems(struct dp *, uint16_t, uint16_t,
+		    const struct dp_elem *, size_t);
+int		 dp_put_counter(struct dp *, uint16_t, uint16_t,
+		    const char *);
+int		 dp_dump_set(struct dp *, int, dp_elem_fn, void *);
+int		 dp_dump_counters(struct dp *,
+		    int (*)(struct dp *, const char *, uint64_t, uint64_t,
+		    void *), void *);
+void		 dp_elem_ifname(const struct dp_elem *, char *);
+
+/* dp_sandbox.c */
+struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
+void		 dp_sbx_free_all(struct dp *);
+int		 dp_pin_elem(const struct netd_pin *, const char *,
+		    struct dp_elem *);
+
+#endif

@@ -1,0 +1,780 @@
+/*
+ * Sandboxes in the datapath: the elements a policy turns into, the
+ * registry of what each sandbox has in the kernel, pins, and the
+ * reconciliation of the kernel's sets with that registry.
+ */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "dp.h"
+
+/* Newer than Debian 12's headers: delete, and no error if absent. */
+#define DP_MSG_DESTROYSETELEM	30
+#define DP_MSG_DESTROYOBJ	31
+
+/* Elements a policy can need beyond its rules: counter, src, flags. */
+#define DP_FIXED_ELEMS		8
+/* Elements per batch when many go at once (pins, reconciliation). */
+#define DP_ELEMS_PER_BATCH	1024
+
+static int	dp_sbx_cmp(struct dp_sbx *, struct dp_sbx *);
+static int	dp_pin_cmp(struct dp_pin *, struct dp_pin *);
+RB_PROTOTYPE(dp_sbxs, dp_sbx, entry, dp_sbx_cmp)
+RB_GENERATE(dp_sbxs, dp_sbx, entry, dp_sbx_cmp)
+RB_PROTOTYPE(dp_pins, dp_pin, entry, dp_pin_cmp)
+RB_GENERATE(dp_pins, dp_pin, entry, dp_pin_cmp)
+
+static int
+dp_sbx_cmp(struct dp_sbx *a, struct dp_sbx *b)
+{
+	return (strcmp(a->ident.ifname, b->ident.ifname));
+}
+
+static int
+dp_elem_cmp(const struct dp_elem *a, const struct dp_elem *b)
+{
+	if (a->set != b->set)
+		return (a->set < b->set ? -1 : 1);
+	return (memcmp(a->key, b->key, DP_KEY_MAX));
+}
+
+static int
+dp_pin_cmp(struct dp_pin *a, struct dp_pin *b)
+{
+	return (dp_elem_cmp(&a->e, &b->e));
+}
+
+static int
+dp_elem_qcmp(const void *a, const void *b)
+{
+	return (dp_elem_cmp(a, b));
+}
+
+struct dp_sbx *
+dp_sbx_find(struct dp *dp, const char *ifname)
+{
+	struct dp_sbx	 key;
+
+	memset(key.ident.ifname, 0, sizeof(key.ident.ifname));
+	strlcpy(key.ident.ifname, ifname, sizeof(key.ident.ifname));
+	return (RB_FIND(dp_sbxs, &dp->sbxs, &key));
+}
+
+int
+dp_sandbox_known(struct dp *dp, const char *ifname)
+{
+	return (dp_sbx_find(dp, ifname) != NULL);
+}
+
+static void
+dp_sbx_free(struct dp *dp, struct dp_sbx *sbx)
+{
+	struct dp_pin	*pin, *next;
+
+	RB_FOREACH_SAFE(pin, dp_pins, &sbx->pins, next) {
+		RB_REMOVE(dp_pins, &sbx->pins, pin);
+		free(pin);
+	}
+	RB_REMOVE(dp_sbxs, &dp->sbxs, sbx);
+	free(sbx->elems);
+	free(sbx->names);
+	free(sbx);
+}
+
+void
+dp_sbx_free_all(struct dp *dp)
+{
+	struct dp_sbx	*sbx, *next;
+
+	RB_FOREACH_SAFE(sbx, dp_sbxs, &dp->sbxs, next)
+		dp_sbx_free(dp, sbx);
+}
+
+/* Key building: the interface name, then fields of whole registers. */
+static uint8_t *
+dp_key_start(struct dp_elem *e, int set, const char *ifname)
+{
+	memset(e, 0, sizeof(*e));
+	e->set = set;
+	e->klen = dp_sets[set].klen;
+	/* e is zeroed: the name ends padded with NULs as the kernel's. */
+	memcpy(e->key, ifname, strnlen(ifname, DP_IFLEN - 1));
+	return (e->key + DP_IFLEN);
+}
+
+static uint8_t *
+dp_key_addr(uint8_t *k, int af, const void *addr)
+{
+	size_t	 n = af == AF_INET ? 4 : 16;
+
+	memcpy(k, addr, n);
+	return (k + n);
+}
+
+static void
+dp_key_port(uint8_t *k, uint8_t proto, uint16_t port)
+{
+	uint16_t	 p = htons(port);
+
+	k[0] = proto;
+	memcpy(k + 4, &p, sizeof(p));
+}
+
+static void
+dp_key_prefix(uint8_t *k, int af, const void *addr, uint32_t len)
+{
+	uint8_t		 net[16];
+	size_t		 i, n = af == AF_INET ? 4 : 16;
+	int		 bits = len;
+
+	memcpy(net, addr, n);
+	for (i = 0; i < n; i++, bits -= 8)
+		net[i] &= bits >= 8 ? 0xff : bits <= 0 ? 0 :
+		    (uint8_t)(0xff << (8 - bits));
+	k = dp_key_addr(k, af, net);
+	memcpy(k, &len, sizeof(len));
+}
+
+struct dp_elems {
+	struct dp_elem	*v;
+	size_t		 n, cap;
+};
+
+static struct dp_elem *
+dp_elems_add(struct dp_elems *es)
+{
+	struct dp_elem	*v;
+
+	if (es->n == es->cap) {
+		if ((v = reallocarray(es->v, es->cap * 2 + DP_FIXED_ELEMS,
+		    sizeof(*v))) == NULL)
+			return (NULL);
+		es->v = v;
+		es->cap = es->cap * 2 + DP_FIXED_ELEMS;
+	}
+	return (&es->v[es->n++]);
+}
+
+static int
+dp_elems_flag(struct dp_elems *es, int set, const char *ifname)
+{
+	struct dp_elem	*e;
+
+	if ((e = dp_elems_add(es)) == NULL)
+		return (-1);
+	dp_key_start(e, set, ifname);
+	return (0);
+}
+
+/* One net rule; NAME rules have no element, they admit pins. */
+static int
+dp_elems_rule(struct dp_elems *es, const struct net_rule_msg *r,
+    const char *ifname, int inbound)
+{
+	const struct conf_prefix	*p = &r->prefix;
+	struct dp_elem			*e;
+	uint8_t				*k;
+	int				 v4 = p->af == AF_INET, set;
+
+	switch (r->type) {
+	case NET_RULE_HOST:
+		set = v4 ? DS_HOST4 : DS_HOST6;
+		break;
+	case NET_RULE_CIDR:
+		set = v4 ? DS_CIDR4 : DS_CIDR6;
+		break;
+	case NET_RULE_INBOUND_FROM:
+		if (!inbound)
+			return (0);
+		set = v4 ? DS_FROM4 : DS_FROM6;
+		break;
+	default:
+		return (0);
+	}
+	if (p->af != AF_INET && p->af != AF_INET6) {
+		errno = EINVAL;
+		return (-1);
+	}
+	if ((e = dp_elems_add(es)) == NULL)
+		return (-1);
+	k = dp_key_start(e, set, ifname);
+	if (r->type == NET_RULE_HOST) {
+		k = dp_key_addr(k, p->af, &p->addr);
+		dp_key_port(k, r->proto, r->port);
+		return (0);
+	}
+	dp_key_prefix(k, p->af, &p->addr, p->len);
+	return (dp_elems_flag(es, set == DS_CIDR4 ? DS_CIDR4U :
+	    set == DS_CIDR6 ? DS_CIDR6U : set == DS_FROM4 ? DS_FROM4U :
+	    DS_FROM6U, ifname));
+}
+
+/* Sorted, without duplicates: what the kernel should hold. */
+static int
+dp_policy_elems(const struct netd_ident *ni, const struct policy_msg *pol,
+    const struct net_rule_msg *rules, size_t nrules, struct dp_elems *es)
+{
+	struct dp_elem	*e;
+	size_t		 i, j;
+	int		 froms = 0, inbound = pol->inbound == INBOUND_ALLOW;
+
+	memset(es, 0, sizeof(*es));
+	if (dp_elems_flag(es, DS_COUNTERS, ni->ifname) == -1)
+		goto fail;
+	if (pol->block_all)
+		return (dp_elems_flag(es, DS_BLOCKED, ni->ifname));
+	if ((e = dp_elems_add(es)) == NULL)
+		goto fail;
+	dp_key_addr(dp_key_start(e, DS_SRC4, ni->ifname), AF_INET,
+	    &ni->guest);
+	if ((e = dp_elems_add(es)) == NULL)
+		goto fail;
+	dp_key_addr(dp_key_start(e, DS_SRC6, ni->ifname), AF_INET6,
+	    &ni->guest6);
+	if (pol->egress == EGRESS_ALLOW &&
+	    dp_elems_flag(es, DS_EGRESS, ni->ifname) == -1)
+		goto fail;
+	for (i = 0; i < nrules; i++) {
+		if (rules[i].type == NET_RULE_INBOUND_FROM)
+			froms++;
+		if (dp_elems_rule(es, &rules[i], ni->ifname, inbound) == -1)
+			goto fail;
+	}
+	if (inbound && froms == 0 &&
+	    dp_elems_flag(es, DS_INBOUND, ni->ifname) == -1)
+		goto fail;
+	qsort(es->v, es->n, sizeof(*es->v), dp_elem_qcmp);
+	for (i = j = 0; i < es->n; i++)
+		if (j == 0 || dp_elem_cmp(&es->v[j - 1], &es->v[i]) != 0)
+			es->v[j++] = es->v[i];
+	es->n = j;
+	return (0);
+ fail:
+	free(es->v);
+	es->v = NULL;
+	return (-1);
+}
+
+static int
+dp_policy_names(const struct net_rule_msg *rules, size_t nrules,
+    struct dp_name **names, size_t *n)
+{
+	size_t	 i;
+
+	*n = 0;
+	if ((*names = calloc(nrules + 1, sizeof(**names))) == NULL)
+		return (-1);
+	for (i = 0; i < nrules; i++)
+		if (rules[i].type == NET_RULE_NAME) {
+			(*names)[*n].proto = rules[i].proto;
+			(*names)[*n].port = rules[i].port;
+			(*n)++;
+		}
+	return (0);
+}
+
+static int	dp_pin_named(const struct dp_name *, size_t,
+		    const struct dp_elem *);
+static int	dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
+
+/* Elements of a that b lacks, into out (both sorted). */
+static size_t
+dp_elems_minus(const struct dp_elem *a, size_t na, const struct dp_elem *b,
+    size_t nb, struct dp_elem *out)
+{
+	size_t	 i, j = 0, n = 0;
+
+	for (i = 0; i < na; i++) {
+		while (j < nb && dp_elem_cmp(&b[j], &a[i]) < 0)
+			j++;
+		if (j < nb && dp_elem_cmp(&b[j], &a[i]) == 0)
+			continue;
+		out[n++] = a[i];
+	}
+	return (n);
+}
+
+/*
+ * A sandbox new to this netd gets its counter and every element; its
+ * counter map entry is replaced, in case one survived a restart.  A
+ * known sandbox (a policy change) gets the difference, and loses the
+ * pins of ports its new policy does not name.  One batch.
+ */
+static int
+dp_put_sandbox(struct dp *dp, struct dp_sbx *old, const char *ifname,
+    const struct dp_elems *es, const struct dp_name *names, size_t nnames)
+{
+	struct dp_elem	*diff;
+	struct dp_pin	*pin;
+	size_t		 n, max;
+	int		 rc = 0;
+
+	max = es->n + (old != NULL ? old->nelems + old->npins : 0);
+	if ((diff = calloc(max + 1, sizeof(*diff))) == NULL)
+		return (-1);
+	if (old == NULL) {
+		rc |= dp_put_counter(dp, NFT_MSG_NEWOBJ, NLM_F_CREATE, ifname);
+		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, es->v, 1);
+		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
+		    es->v, es->n);
+	} else {
+		n = dp_elems_minus(old->elems, old->nelems, es->v, es->n,
+		    diff);
+		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, diff, n);
+		n = dp_elems_minus(es->v, es->n, old->elems, old->nelems,
+		    diff);
+		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
+		    diff, n);
+		n = 0;
+		RB_FOREACH(pin, dp_pins, &old->pins)
+			if (!dp_pin_named(names, nnames, &pin->e))
+				diff[n++] = pin->e;
+		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, diff, n);
+	}
+	free(diff);
+	return (rc);
+}
+
+/* After a policy change: forget the pins it took away. */
+static void
+dp_pins_renamed(struct dp_sbx *sbx)
+{
+	struct dp_pin	*pin, *next;
+
+	RB_FOREACH_SAFE(pin, dp_pins, &sbx->pins, next)
+		if (!dp_pin_allowed(sbx, &pin->e)) {
+			RB_REMOVE(dp_pins, &sbx->pins, pin);
+			free(pin);
+			sbx->npins--;
+		}
+}
+
+int
+dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
+    const struct policy_msg *pol, const struct net_rule_msg *rules,
+    size_t nrules)
+{
+	struct dp_sbx	*old, *sbx = NULL;
+	struct dp_elems	 es;
+	struct dp_name	*names = NULL;
+	size_t		 nnames;
+
+	if (dp_policy_elems(ni, pol, rules, nrules, &es) == -1 ||
+	    dp_policy_names(rules, nrules, &names, &nnames) == -1) {
+		log_warn("%s: %s", __func__, ni->id);
+		free(es.v);
+		return (-1);
+	}
+	old = dp_sbx_find(dp, ni->ifname);
+	if (old == NULL && (sbx = calloc(1, sizeof(*sbx))) == NULL)
+		goto fail;
+	nft_batch_reset(dp->b);
+	if (dp_put_sandbox(dp, old, ni->ifname, &es, names, nnames) == -1) {
+		nft_batch_reset(dp->b);
+		goto fail;
+	}
+	if (nft_batch_commit(dp->b, __func__) == -1) {
+		log_warn("%s: %s %s", __func__, ni->id, ni->ifname);
+		free(sbx);
+		free(es.v);
+		free(names);
+		return (-1);
+	}
+	if (old == NULL) {
+		sbx->ident = *ni;
+		RB_INIT(&sbx->pins);
+		RB_INSERT(dp_sbxs, &dp->sbxs, sbx);
+		old = sbx;
+	}
+	free(old->elems);
+	free(old->names);
+	old->ident = *ni;
+	old->elems = es.v;
+	old->nelems = es.n;
+	old->names = names;
+	old->nnames = nnames;
+	dp_pins_renamed(old);
+	log_debug("%s: %s %s: %zu elements", __func__, ni->id, ni->ifname,
+	    es.n);
+	return (0);
+ fail:
+	log_warn("%s: %s", __func__, ni->id);
+	free(sbx);
+	free(es.v);
+	free(names);
+	return (-1);
+}
+
+/* A sandbox's pins, all of them, into the open batch. */
+static int
+dp_put_pins(struct dp *dp, struct dp_sbx *sbx, uint16_t type)
+{
+	struct dp_elem	*v;
+	struct dp_pin	*pin;
+	size_t		 n = 0;
+	int		 rc = 0;
+
+	if (sbx->npins == 0)
+		return (0);
+	if ((v = calloc(sbx->npins, sizeof(*v))) == NULL)
+		return (-1);
+	RB_FOREACH(pin, dp_pins, &sbx->pins)
+		v[n++] = pin->e;
+	rc = dp_put_elems(dp, type, 0, v, n);
+	free(v);
+	return (rc);
+}
+
+static void
+dp_pins_prune(struct dp_sbx *sbx, const struct timespec *now)
+{
+	struct dp_pin	*pin, *next;
+
+	RB_FOREACH_SAFE(pin, dp_pins, &sbx->pins, next)
+		if (pin->expiry.tv_sec < now->tv_sec ||
+		    (pin->expiry.tv_sec == now->tv_sec &&
+		    pin->expiry.tv_nsec < now->tv_nsec)) {
+			RB_REMOVE(dp_pins, &sbx->pins, pin);
+			free(pin);
+			sbx->npins--;
+		}
+}
+
+/* Remember a pin as live until ms from now. */
+static int
+dp_pins_note(struct dp_sbx *sbx, const struct dp_elem *e, uint64_t ms,
+    const struct timespec *now)
+{
+	struct dp_pin	 key, *pin;
+
+	key.e = *e;
+	if ((pin = RB_FIND(dp_pins, &sbx->pins, &key)) == NULL) {
+		if ((pin = calloc(1, sizeof(*pin))) == NULL)
+			return (-1);
+		pin->e = *e;
+		pin->e.ttl = 0;
+		pin->e.expires = 0;
+		RB_INSERT(dp_pins, &sbx->pins, pin);
+		sbx->npins++;
+	}
+	pin->expiry.tv_sec = now->tv_sec + ms / 1000;
+	pin->expiry.tv_nsec = now->tv_nsec + (ms % 1000) * 1000000;
+	if (pin->expiry.tv_nsec >= 1000000000) {
+		pin->expiry.tv_sec++;
+		pin->expiry.tv_nsec -= 1000000000;
+	}
+	return (0);
+}
+
+static int
+dp_sandbox_del_known(struct dp *dp, struct dp_sbx *sbx)
+{
+	const char	*ifname = sbx->ident.ifname;
+	int		 rc = 0;
+
+	nft_batch_reset(dp->b);
+	rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, sbx->elems,
+	    sbx->nelems);
+	rc |= dp_put_pins(dp, sbx, DP_MSG_DESTROYSETELEM);
+	rc |= dp_put_counter(dp, DP_MSG_DESTROYOBJ, 0, ifname);
+	if (rc != 0) {
+		nft_batch_reset(dp->b);
+		log_warn("%s: %s", __func__, ifname);
+		return (-1);
+	}
+	if (nft_batch_commit(dp->b, __func__) == -1) {
+		log_warn("%s: %s", __func__, ifname);
+		return (-1);
+	}
+	log_debug("%s: %s", __func__, ifname);
+	dp_sbx_free(dp, sbx);
+	return (0);
+}
+
+/* What to keep of the kernel's elements and counters. */
+struct dp_scan {
+	netd_owned_fn	 owned;
+	void		*arg;
+	const char	*only;		/* remove all of this name alone */
+	struct dp_elems	 kill;
+	char		**ckill;	/* counters */
+	size_t		 nckill;
+	size_t		 adopted;
+	struct timespec	 now;
+};
+
+static int
+dp_scan_doomed(struct dp_scan *sc, const char *ifname)
+{
+	if (sc->only != NULL)
+		return (strcmp(ifname, sc->only) == 0);
+	return (!sc->owned(ifname, sc->arg));
+}
+
+/* A pin is allowed while the policy has an allow name rule of its port. */
+static int
+dp_pin_named(const struct dp_name *names, size_t nnames,
+    const struct dp_elem *e)
+{
+	size_t		 i, off = DP_IFLEN + (e->set == DS_PIN4 ? 4 : 16);
+	uint16_t	 port;
+
+	memcpy(&port, e->key + off + 4, sizeof(port));
+	port = ntohs(port);
+	for (i = 0; i < nnames; i++)
+		if (names[i].proto == e->key[off] && names[i].port == port)
+			return (1);
+	return (0);
+}
+
+static int
+dp_pin_allowed(const struct dp_sbx *sbx, const struct dp_elem *e)
+{
+	return (dp_pin_named(sbx->names, sbx->nnames, e));
+}
+
+static int
+dp_scan_elem(struct dp *dp, const struct dp_elem *e, void *arg)
+{
+	struct dp_scan	*sc = arg;
+	struct dp_sbx	*sbx;
+	struct dp_elem	*k;
+	char		 ifname[IFNAMSIZ];
+	int		 keep = 1;
+
+	dp_elem_ifname(e, ifname);
+	if (dp_scan_doomed(sc, ifname))
+		keep = 0;
+	else if (sc->only == NULL && (sbx = dp_sbx_find(dp, ifname)) != NULL) {
+		if (e->set == DS_PIN4 || e->set == DS_PIN6) {
+			keep = dp_pin_allowed(sbx, e);
+			if (keep && dp_pins_note(sbx, e, e->expires,
+			    &sc->now) == 0)
+				sc->adopted++;
+		} else
+			keep = bsearch(e, sbx->elems, sbx->nelems,
+			    sizeof(*e), dp_elem_qcmp) != NULL;
+	}
+	if (keep)
+		return (0);
+	if ((k = dp_elems_add(&sc->kill)) == NULL)
+		return (-1);
+	*k = *e;
+	return (0);
+}
+
+static int
+dp_scan_counter(struct dp *dp, const char *name, uint64_t pkts,
+    uint64_t bytes, void *arg)
+{
+	struct dp_scan	*sc = arg;
+	char		**v;
+
+	if (!dp_scan_doomed(sc, name))
+		return (0);
+	if ((v = reallocarray(sc->ckill, sc->nckill + 1, sizeof(*v))) ==
+	    NULL)
+		return (-1);
+	sc->ckill = v;
+	if ((v[sc->nckill] = strdup(name)) == NULL)
+		return (-1);
+	sc->nckill++;
+	return (0);
+}
+
+/* Destroy what the scan doomed: elements first, then the counters. */
+static int
+dp_scan_apply(struct dp *dp, struct dp_scan *sc)
+{
+	size_t	 i, n;
+	int	 rc = 0;
+
+	for (i = 0; i < sc->kill.n; i += n) {
+		n = sc->kill.n - i;
+		if (n > DP_ELEMS_PER_BATCH)
+			n = DP_ELEMS_PER_BATCH;
+		nft_batch_reset(dp->b);
+		if (dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0,
+		    sc->kill.v + i, n) == -1 ||
+		    nft_batch_commit(dp->b, __func__) == -1)
+			rc = -1;
+	}
+	nft_batch_reset(dp->b);
+	for (i = 0; i < sc->nckill; i++) {
+		if (dp_put_counter(dp, DP_MSG_DESTROYOBJ, 0,
+		    sc->ckill[i]) == -1)
+			rc = -1;
+		if ((i + 1) % DP_ELEMS_PER_BATCH == 0 &&
+		    nft_batch_commit(dp->b, __func__) == -1)
+			rc = -1;
+	}
+	if (nft_batch_commit(dp->b, __func__) == -1)
+		rc = -1;
+	return (rc);
+}
+
+static void
+dp_scan_free(struct dp_scan *sc)
+{
+	size_t	 i;
+
+	free(sc->kill.v);
+	for (i = 0; i < sc->nckill; i++)
+		free(sc->ckill[i]);
+	free(sc->ckill);
+}
+
+static int
+dp_scan(struct dp *dp, struct dp_scan *sc)
+{
+	int	 set, rc = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &sc->now);
+	for (set = 0; set < DS_MAX && rc == 0; set++)
+		rc = dp_dump_set(dp, set, dp_scan_elem, sc);
+	if (rc == 0)
+		rc = dp_dump_counters(dp, dp_scan_counter, sc);
+	if (rc == 0)
+		rc = dp_scan_apply(dp, sc);
+	return (rc);
+}
+
+/*
+ * Remove a sandbox.  One this netd programmed goes in one batch of
+ * exactly its elements, pins and counter; an unknown name is looked
+ * for in every set (after a restart, say).
+ */
+int
+dp_sandbox_del(struct dp *dp, const char *ifname)
+{
+	struct dp_sbx	*sbx;
+	struct dp_scan	 sc;
+	int		 rc;
+
+	if ((sbx = dp_sbx_find(dp, ifname)) != NULL)
+		return (dp_sandbox_del_known(dp, sbx));
+	memset(&sc, 0, sizeof(sc));
+	sc.only = ifname;
+	rc = dp_scan(dp, &sc);
+	log_debug("%s: %s: %zu elements, %zu counters (scanned)", __func__,
+	    ifname, sc.kill.n, sc.nckill);
+	dp_scan_free(&sc);
+	if (rc == -1)
+		log_warnx("%s: %s: incomplete", __func__, ifname);
+	return (rc);
+}
+
+int
+dp_reconcile(struct dp *dp, netd_owned_fn owned, void *arg)
+{
+	struct dp_scan	 sc;
+	struct dp_sbx	*sbx, *next;
+	int		 rc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.owned = owned;
+	sc.arg = arg;
+	rc = dp_scan(dp, &sc);
+	/* Their elements are gone; so is what we knew of them. */
+	RB_FOREACH_SAFE(sbx, dp_sbxs, &dp->sbxs, next)
+		if (!owned(sbx->ident.ifname, arg))
+			dp_sbx_free(dp, sbx);
+	log_info("%s: removed %zu elements and %zu counters, adopted %zu "
+	    "pins", __func__, sc.kill.n, sc.nckill, sc.adopted);
+	dp_scan_free(&sc);
+	if (rc == -1)
+		log_warnx("%s: incomplete", __func__);
+	return (rc);
+}
+
+int
+dp_pin_elem(const struct netd_pin *pin, const char *ifname,
+    struct dp_elem *e)
+{
+	uint8_t	*k;
+
+	if ((pin->af != AF_INET && pin->af != AF_INET6) ||
+	    (pin->proto != IPPROTO_TCP && pin->proto != IPPROTO_UDP) ||
+	    pin->port == 0 || pin->ttl == 0) {
+		errno = EINVAL;
+		return (-1);
+	}
+	k = dp_key_start(e, pin->af == AF_INET ? DS_PIN4 : DS_PIN6, ifname);
+	k = dp_key_addr(k, pin->af, &pin->addr);
+	dp_key_port(k, pin->proto, pin->port);
+	e->ttl = pin->ttl;
+	return (0);
+}
+
+/*
+ * Pins: each is destroyed and added again in the same batch, since an
+ * add of an existing element keeps its old expiry (kernel 6.18 too).
+ * Only ports the policy allows by name can be pinned.
+ */
+int
+dp_pin_batch(struct dp *dp, const char *ifname, const struct netd_pin *pins,
+    size_t n)
+{
+	struct dp_sbx	*sbx;
+	struct dp_elem	*v;
+	struct timespec	 now;
+	size_t		 i;
+	int		 rc = 0;
+
+	if ((sbx = dp_sbx_find(dp, ifname)) == NULL) {
+		log_warnx("%s: %s: no such sandbox", __func__, ifname);
+		errno = ENOENT;
+		return (-1);
+	}
+	if (n == 0)
+		return (0);
+	if ((v = calloc(n, sizeof(*v))) == NULL) {
+		log_warn("%s: %s", __func__, ifname);
+		return (-1);
+	}
+	for (i = 0; i < n; i++) {
+		if (dp_pin_elem(&pins[i], ifname, &v[i]) == -1 ||
+		    !dp_pin_allowed(sbx, &v[i])) {
+			log_warnx("%s: %s: pin %zu: %s", __func__, ifname, i,
+			    errno == EINVAL ? "invalid" : "port not allowed "
+			    "by name");
+			if (errno != EINVAL)
+				errno = EPERM;
+			free(v);
+			return (-1);
+		}
+	}
+	qsort(v, n, sizeof(*v), dp_elem_qcmp);
+	nft_batch_reset(dp->b);
+	rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, v, n);
+	rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, v, n);
+	if (rc != 0 || nft_batch_commit(dp->b, __func__) == -1) {
+		nft_batch_reset(dp->b);
+		log_warn("%s: %s", __func__, ifname);
+		free(v);
+		return (-1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	dp_pins_prune(sbx, &now);
+	for (i = 0; i < n; i++)
+		if (dp_pins_note(sbx, &v[i], (uint64_t)v[i].ttl * 1000,
+		    &now) == -1)
+			log_warn("%s: %s: pin bookkeeping", __func__, ifname);
+	free(v);
+	return (0);
+}
+
+int
+dp_pin_add(struct dp *dp, const char *ifname, const struct netd_pin *pin)
+{
+	return (dp_pin_batch(dp, ifname, pin, 1));
+}

@@ -1,0 +1,386 @@
+/*
+ * A sandbox's network as one unit: identity, link and datapath up in
+ * that order, undoing a half-made setup.  Teardown has two steps: down
+ * takes the rules away at once (the sandbox has no network from then
+ * on); reap, when convenient, deletes the links of every sandbox gone
+ * since in one request (a veth's deletion waits out RCU grace periods,
+ * tens of milliseconds), flushes their conntrack entries and only then
+ * gives their /30s back.
+ */
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "netd.h"
+
+struct netd {
+	struct netd_params	 p;
+	struct ident_pool	*pool;
+	struct dp		*dp;
+	struct rtnl		*rt;
+	struct netd_ident	*retired;	/* down, not yet reaped */
+	size_t			 nretired;
+};
+
+struct netd *
+netd_new(const struct netd_params *p)
+{
+	struct netd	*n;
+
+	if ((n = calloc(1, sizeof(*n))) == NULL) {
+		log_warn("%s", __func__);
+		return (NULL);
+	}
+	n->p = *p;
+	if ((n->pool = ident_pool_new(p)) == NULL ||
+	    (n->dp = dp_open(p)) == NULL || (n->rt = rtnl_open()) == NULL) {
+		netd_free(n);
+		return (NULL);
+	}
+	return (n);
+}
+
+void
+netd_free(struct netd *n)
+{
+	if (n == NULL)
+		return;
+	rtnl_close(n->rt);
+	dp_close(n->dp);
+	ident_pool_free(n->pool);
+	free(n->retired);
+	free(n);
+}
+
+struct dp *
+netd_dp(struct netd *n)
+{
+	return (n->dp);
+}
+
+struct ident_pool *
+netd_pool(struct netd *n)
+{
+	return (n->pool);
+}
+
+int
+netd_table_init(struct netd *n)
+{
+	return (dp_init(n->dp));
+}
+
+static void
+netd_ct_addrs(const struct netd_ident *ni, struct ct_addr *a)
+{
+	memset(a, 0, 2 * sizeof(*a));
+	a[0].af = AF_INET;
+	memcpy(a[0].addr, &ni->guest, sizeof(ni->guest));
+	a[1].af = AF_INET6;
+	memcpy(a[1].addr, &ni->guest6, sizeof(ni->guest6));
+}
+
+static ssize_t
+netd_retired_find(struct netd *n, const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; i < n->nretired; i++)
+		if (strcmp(n->retired[i].id, id) == 0)
+			return (i);
+	return (-1);
+}
+
+/*
+ * A sandbox back before its reap (the same id again) takes its identity
+ * out of the retired set; the entries of its last life go first.
+ */
+static int
+netd_unretire(struct netd *n, const char *id)
+{
+	struct ct_addr	 a[2];
+	ssize_t		 i;
+
+	if ((i = netd_retired_find(n, id)) == -1)
+		return (0);
+	netd_ct_addrs(&n->retired[i], a);
+	if (ct_flush(a, 2) == -1)
+		return (-1);
+	n->retired[i] = n->retired[--n->nretired];
+	return (0);
+}
+
+static int
+netd_acquire(struct netd *n, const char *id, const struct policy_msg *pol,
+    struct netd_ident *ni, int *fresh)
+{
+	if (!pol->has_network) {
+		log_warnx("%s: %s: policy \"%s\" has no network", __func__,
+		    id, pol->name);
+		errno = EINVAL;
+		return (-1);
+	}
+	if (netd_unretire(n, id) == -1) {
+		log_warnx("%s: %s: cannot flush its old conntrack entries",
+		    __func__, id);
+		return (-1);
+	}
+	*fresh = ident_find(n->pool, id) == NULL;
+	return (ident_acquire(n->pool, id, ni));
+}
+
+/* Undo a failed setup: what this call made goes, the rest stays. */
+static void
+netd_undo(struct netd *n, const struct netd_ident *ni, int fresh, int link)
+{
+	int	 saved = errno;
+
+	if (link)
+		(void)link_del(n->rt, ni->ifname);
+	if (fresh) {
+		(void)dp_sandbox_del(n->dp, ni->ifname);
+		(void)ident_release(n->pool, ni->id);
+	}
+	errno = saved;
+}
+
+int
+netd_sandbox_up(struct netd *n, const char *id, const struct policy_msg *pol,
+    const struct net_rule_msg *rules, size_t nrules, int netnsfd,
+    int guestfd, struct netd_ident *out)
+{
+	struct netd_ident	 ni;
+	struct rtnl		*g;
+	int			 fresh, rc = 0;
+
+	if (netd_acquire(n, id, pol, &ni, &fresh) == -1)
+		return (-1);
+	if (netnsfd != -1 && link_veth_add(n->rt, &ni, netnsfd) == -1) {
+		netd_undo(n, &ni, fresh, 0);
+		return (-1);
+	}
+	if (guestfd != -1) {
+		if ((g = rtnl_fdopen(guestfd)) == NULL)
+			rc = -1;
+		else {
+			rc = link_guest_setup(g, &ni);
+			rtnl_close(g);
+		}
+	}
+	if (rc == -1 || dp_sandbox_add(n->dp, &ni, pol, rules, nrules) ==
+	    -1) {
+		log_warnx("%s: %s: failed, undone", __func__, id);
+		netd_undo(n, &ni, fresh, netnsfd != -1);
+		return (-1);
+	}
+	if (out != NULL)
+		*out = ni;
+	return (0);
+}
+
+int
+netd_sandbox_tap(struct netd *n, const char *id, const struct policy_msg *pol,
+    const struct net_rule_msg *rules, size_t nrules, int tunfd, uid_t owner,
+    struct netd_ident *out)
+{
+	struct netd_ident	 ni;
+	int			 fresh;
+
+	if (netd_acquire(n, id, pol, &ni, &fresh) == -1)
+		return (-1);
+	if (link_tap_add(n->rt, &ni, tunfd, owner) == -1) {
+		netd_undo(n, &ni, fresh, 0);
+		return (-1);
+	}
+	if (dp_sandbox_add(n->dp, &ni, pol, rules, nrules) == -1) {
+		log_warnx("%s: %s: failed, undone", __func__, id);
+		netd_undo(n, &ni, fresh, 1);
+		return (-1);
+	}
+	if (out != NULL)
+		*out = ni;
+	return (0);
+}
+
+/*
+ * Only the rules go now: from then on every packet on the interface is
+ * dropped.  The link and the /30 wait for netd_reap(), which deals
+ * with all the sandboxes gone since in a few requests; until then the
+ * link sits unused and its /30 is not handed out.
+ */
+int
+netd_sandbox_down(struct netd *n, const char *id)
+{
+	const struct netd_ident	*p;
+	struct netd_ident	*v;
+
+	if ((p = ident_find(n->pool, id)) == NULL) {
+		errno = ENOENT;
+		return (-1);
+	}
+	if (netd_retired_find(n, id) != -1)
+		return (0);
+	if ((v = reallocarray(n->retired, n->nretired + 1,
+	    sizeof(*v))) == NULL) {
+		log_warn("%s: %s", __func__, id);
+		return (-1);
+	}
+	n->retired = v;
+	if (dp_sandbox_del(n->dp, p->ifname) == -1)
+		return (-1);
+	n->retired[n->nretired++] = *p;
+	return (0);
+}
+
+/* Into the graveyard, or deleted alone if that fails. */
+static int
+netd_retire(struct netd *n, const char *ifname)
+{
+	if (link_retire(n->rt, ifname) == 0 || link_del(n->rt, ifname) == 0)
+		return (0);
+	log_warnx("%s: %s stays", __func__, ifname);
+	return (-1);
+}
+
+/*
+ * The links of the sandboxes gone since the last reap are deleted in
+ * one request, then every conntrack entry of their guests' addresses
+ * (nothing can make new ones now: the links are gone and the node
+ * subnet is not routed elsewhere), then the /30s are free.  On failure
+ * all of it stays for the next reap.
+ */
+int
+netd_reap(struct netd *n)
+{
+	struct ct_addr	*a;
+	size_t		 i, count = n->nretired;
+	int		 rc = 0;
+
+	if (count == 0)
+		return (0);
+	if ((a = calloc(count, 2 * sizeof(*a))) == NULL) {
+		log_warn("%s", __func__);
+		return (-1);
+	}
+	for (i = 0; i < count; i++) {
+		netd_ct_addrs(&n->retired[i], &a[2 * i]);
+		if (netd_retire(n, n->retired[i].ifname) == -1)
+			rc = -1;
+	}
+	if (rc == -1 || link_reap(n->rt) == -1 ||
+	    ct_flush(a, 2 * count) == -1) {
+		log_warnx("%s: %zu sandboxes wait for the next reap",
+		    __func__, count);
+		free(a);
+		return (-1);
+	}
+	free(a);
+	for (i = 0; i < count; i++)
+		(void)ident_release(n->pool, n->retired[i].id);
+	n->nretired = 0;
+	log_debug("%s: %zu sandboxes", __func__, count);
+	return (0);
+}
+
+struct netd_rec {
+	struct netd	*n;
+	netd_owned_fn	 owned;
+	void		*arg;
+	char		(*gone)[NETD_ID_LEN + 1];
+	size_t		 ngone;
+	struct ct_addr	*ct;		/* guests of the links removed */
+	size_t		 nct;
+	int		 links;
+};
+
+static int
+netd_rec_ct(struct netd_rec *r, const struct netd_ident *ni)
+{
+	struct ct_addr	*v;
+
+	if ((v = reallocarray(r->ct, r->nct + 2, sizeof(*v))) == NULL)
+		return (-1);
+	r->ct = v;
+	netd_ct_addrs(ni, &v[r->nct]);
+	r->nct += 2;
+	return (0);
+}
+
+static int
+netd_rec_link(const char *ifname, int index, const struct in_addr *gw,
+    void *arg)
+{
+	struct netd_rec	*r = arg;
+	struct netd_ident ni;
+
+	if (r->owned(ifname, r->arg))
+		return (0);
+	if (netd_retire(r->n, ifname) == -1)
+		return (-1);
+	r->links++;
+	if (gw == NULL)
+		return (0);
+	memset(&ni, 0, sizeof(ni));
+	ni.guest.s_addr = htonl(ntohl(gw->s_addr) + 1);
+	netd_v6_addr(&ni.guest6, ni.guest);
+	return (netd_rec_ct(r, &ni));
+}
+
+static int
+netd_rec_ident(const struct netd_ident *ni, void *arg)
+{
+	struct netd_rec	*r = arg;
+	void		*v;
+
+	if (r->owned(ni->ifname, r->arg))
+		return (0);
+	if ((v = reallocarray(r->gone, r->ngone + 1, sizeof(*r->gone))) ==
+	    NULL)
+		return (-1);
+	r->gone = v;
+	strlcpy(r->gone[r->ngone++], ni->id, sizeof(*r->gone));
+	return (netd_rec_ct(r, ni));
+}
+
+/*
+ * After a restart, once the live sandboxes are added again: remove the
+ * elements, counters and links that no owned name holds (and the
+ * conntrack entries of those links' guests), elements that owned
+ * sandboxes' policies no longer have, and identities of the unowned.
+ */
+int
+netd_reconcile(struct netd *n, netd_owned_fn owned, void *arg)
+{
+	struct netd_rec	 r;
+	size_t		 i;
+	int		 rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.n = n;
+	r.owned = owned;
+	r.arg = arg;
+	if (dp_reconcile(n->dp, owned, arg) == -1)
+		rc = -1;
+	if (link_foreach_ours(n->rt, n->p.ifprefix, netd_rec_link, &r) == -1)
+		rc = -1;
+	if (ident_foreach(n->pool, netd_rec_ident, &r) == -1)
+		rc = -1;
+	/* Links first, then their entries, then the /30s. */
+	if (link_reap(n->rt) == -1 || ct_flush(r.ct, r.nct) == -1)
+		rc = -1;
+	else
+		for (i = 0; i < r.ngone; i++) {
+			if (netd_retired_find(n, r.gone[i]) != -1)
+				continue;	/* netd_reap() will */
+			(void)ident_release(n->pool, r.gone[i]);
+		}
+	log_info("%s: removed %d links, released %zu identities", __func__,
+	    r.links, r.ngone);
+	free(r.gone);
+	free(r.ct);
+	return (rc);
+}

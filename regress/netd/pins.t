@@ -1,0 +1,69 @@
+#!/bin/sh
+# Pins (dnspind's address . port admissions): a pin admits until it
+# expires; a repeated pin restarts its timeout; only ports the policy
+# allows by name can be pinned.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/topo.sh"
+need_root
+
+topo_up || { echo "1..0 # SKIP cannot build the topology"; exit 0; }
+netd_start || { echo "Bail out! netd_test serve did not start"; exit 1; }
+
+ID=8f00000000000001
+mksbx sbxs$$p1
+sbx_add P1 $ID /run/netns/sbxs$$p1 name=example.com:82 \
+    name=example.net:83/udp
+
+probe b sbxs$$p1 "tcp $PUB1 82" "tcp $PUB2 82" "udp $PUB1 83"
+probe_wait
+expect b "tcp $PUB1 82" timeout "before a pin, the named port is closed"
+
+check "pin $PUB1 82/tcp for 3s" nd pin $ID $PUB1 82 tcp 3
+check "pin $PUB2 82/tcp for 3s" nd pin $ID $PUB2 82 tcp 3
+check "a batch: $PUB1 83/udp and [$PUB6A] 82/tcp" \
+    nd pins $ID $PUB1,83,udp,30 $PUB6A,82,tcp,30
+check "a port the policy does not name cannot be pinned" \
+    fails nd pin $ID $PUB1 80 tcp 30
+check "nor the named port with the other protocol" \
+    fails nd pin $ID $PUB1 82 udp 30
+probe p sbxs$$p1 "tcp $PUB1 82" "tcp $PUB2 82" "udp $PUB1 83" \
+    "tcp $PUB6A 82" "tcp $PUB1 80" "tcp $PUB1 81" "tcp $PUB2 83"
+probe_wait
+expect p "tcp $PUB1 82" ok "a pin admits its address . port"
+expect p "tcp $PUB2 82" ok "and the second pin its own"
+expect p "udp $PUB1 83" ok "a batch pin: UDP"
+expect p "tcp $PUB6A 82" ok "a batch pin: IPv6"
+expect p "tcp $PUB1 80" timeout "the refused pin admits nothing"
+expect p "tcp $PUB1 81" timeout "another port of a pinned address stays closed"
+expect p "tcp $PUB2 83" timeout "a pinned address on a port pinned elsewhere stays closed"
+show=$(nd show $ID)
+contains "$show" "ip daddr $PUB1 tcp dport 82 accept # pin, expires in" &&
+    ok "show lists the pins with their expiry" ||
+    { notok "show lists the pins with their expiry"; diag "$show"; }
+
+# t=0 both pinned for 3s (the probes above took a second); at t=2 the
+# first is pinned again, to t=5; at t=3.5 the second is gone.
+sleep 0.9
+check "pin $PUB1 82/tcp again for 3s" nd pin $ID $PUB1 82 tcp 3
+sleep 1.5
+probe r sbxs$$p1 "tcp $PUB1 82" "tcp $PUB2 82"
+probe_wait
+expect r "tcp $PUB1 82" ok "past its first expiry, the repeated pin still admits"
+expect r "tcp $PUB2 82" timeout "the pin that was not repeated has expired (twin)"
+sleep 1
+probe e sbxs$$p1 "tcp $PUB1 82" "udp $PUB1 83"
+probe_wait
+expect e "tcp $PUB1 82" timeout "the repeated pin expires in its turn"
+expect e "udp $PUB1 83" ok "while a longer pin still admits"
+
+# The policy changes: example.net:83/udp is no longer named.
+nd add $ID - name=example.com:82 > /dev/null
+probe c sbxs$$p1 "udp $PUB1 83" "tcp $PUB6A 82"
+probe_wait
+expect c "udp $PUB1 83" timeout "a policy change drops the pins of ports it no longer names"
+expect c "tcp $PUB6A 82" ok "and keeps the others"
+
+nd del $ID
+check "the sandbox's pins go with it" fails nd_has " pin[46] "
+plan $tap_n
+done_testing
