@@ -259,6 +259,32 @@ sandbox_workspace_mount(struct sandbox *sb, char *err, size_t len)
 	return (0);
 }
 
+ssize_t
+sbx_send_fds(int sock, const void *data, size_t len, const int *fds, int n,
+    int flags)
+{
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(ZYG_NFDS * sizeof(int))];
+	} c;
+	struct iovec	 iov = { (void *)data, len };
+	struct msghdr	 m;
+	struct cmsghdr	*cm;
+
+	memset(&c, 0, sizeof(c));
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = CMSG_SPACE(n * sizeof(int));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
+	return (sendmsg(sock, &m, flags | MSG_NOSIGNAL));
+}
+
 /* The fd that came with a message, if exactly one did. */
 static int
 sandbox_cmsg_fd(struct msghdr *m)

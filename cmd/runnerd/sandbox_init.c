@@ -338,32 +338,12 @@ init_signals(char *err, size_t len)
 static int
 init_report_ready(int sock, int broker)
 {
-	union {
-		struct cmsghdr	 h;
-		char		 buf[CMSG_SPACE(sizeof(int))];
-	} c;
 	struct sbx_report	 r;
-	struct iovec		 iov;
-	struct msghdr		 m;
-	struct cmsghdr		*cm;
 	ssize_t			 n;
 
 	memset(&r, 0, sizeof(r));
 	r.type = SBX_REPORT_READY;
-	memset(&c, 0, sizeof(c));
-	memset(&m, 0, sizeof(m));
-	iov.iov_base = &r;
-	iov.iov_len = sizeof(r);
-	m.msg_iov = &iov;
-	m.msg_iovlen = 1;
-	m.msg_control = c.buf;
-	m.msg_controllen = sizeof(c.buf);
-	cm = CMSG_FIRSTHDR(&m);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &broker, sizeof(int));
-	n = sendmsg(sock, &m, MSG_NOSIGNAL);
+	n = sbx_send_fds(sock, &r, sizeof(r), &broker, 1, 0);
 	close(broker);
 	return (n == sizeof(r) ? 0 : -1);
 }

@@ -121,6 +121,8 @@ void	 sbx_sleep_ms(unsigned int);
 long	 sbx_elapsed_ms(const struct timespec *);
 int	 sbx_hostname(const char *, char *, size_t);
 int	 sbx_lo_up(char *, size_t);
+/* One message with n (at most ZYG_NFDS) fds; what sendmsg returns. */
+ssize_t	 sbx_send_fds(int, const void *, size_t, const int *, int, int);
 
 /* sandbox_init.c: pid 1; never returns. */
 struct init_args {

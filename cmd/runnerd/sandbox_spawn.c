@@ -108,36 +108,16 @@ static int
 spawn_send(struct sandbox *sb, const struct sandbox_exec_spec *es,
     const char *req, size_t reqlen, int rfd, char *err, size_t len)
 {
-	union {
-		struct cmsghdr	 h;
-		char		 buf[CMSG_SPACE(ZYG_NFDS * sizeof(int))];
-	} c;
 	const int	 src[4] = { es->fd_stdin, es->fd_stdout, es->fd_stderr,
 			    es->fd_extra };
 	int		 fds[ZYG_NFDS], n = 0, i;
-	struct iovec	 iov;
-	struct msghdr	 m;
-	struct cmsghdr	*cm;
 
 	fds[n++] = rfd;
 	for (i = 0; i < 4; i++)
 		if (src[i] != -1)
 			fds[n++] = src[i];
-	memset(&c, 0, sizeof(c));
-	memset(&m, 0, sizeof(m));
-	iov.iov_base = (void *)req;
-	iov.iov_len = reqlen;
-	m.msg_iov = &iov;
-	m.msg_iovlen = 1;
-	m.msg_control = c.buf;
-	m.msg_controllen = CMSG_SPACE(n * sizeof(int));
-	cm = CMSG_FIRSTHDR(&m);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
-	memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
 	/* pid 1 takes one request at a time, and fast: never wait for it. */
-	if (sendmsg(sb->sock, &m, MSG_DONTWAIT | MSG_NOSIGNAL) !=
+	if (sbx_send_fds(sb->sock, req, reqlen, fds, n, MSG_DONTWAIT) !=
 	    (ssize_t)reqlen)
 		return (sbx_fail(err, len, "sandbox_spawn: sandbox %s: pid 1: "
 		    "%s", sb->id, errno == EAGAIN ? "busy" : strerror(errno)));
