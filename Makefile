@@ -84,7 +84,7 @@ fuzz: deps
 	    lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
 	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
-	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c ${PKG_LIBS}
+	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	@mkdir -p $B/fuzz/corpus-fuzz_config
 	cp regress/config/ok/*.in etc/sandboxd.conf $B/fuzz/corpus-fuzz_config/
 	@mkdir -p $B/fuzz/corpus-fuzz_broker
