@@ -35,6 +35,9 @@ enum imsg_type {
 	IMSG_CTL_EXEC_START,		/* struct sbx_exec_start */
 	IMSG_CTL_OUTPUT,		/* struct sbx_output_hdr + bytes */
 	IMSG_CTL_EXEC_RESULT,		/* struct sbx_exec_result */
+	/* netd -> master -> sandboxctl, for show; a RESULT ends them */
+	IMSG_CTL_NET_INFO,		/* struct sbx_net_info */
+	IMSG_CTL_NET_RULES,		/* text, 1 to SBX_OUTPUT_MAX bytes */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -79,7 +82,19 @@ enum imsg_type {
 	IMSG_ENV_UP,			/* envd (re)started: announce all */
 	IMSG_ENV_DOWN,			/* envd gone: pending builds fail */
 	/* master -> envd, no payload */
-	IMSG_ENV_RESET			/* runnerd gone: forget every sandbox */
+	IMSG_ENV_RESET,			/* runnerd gone: forget every sandbox */
+
+	/* runnerd -> netd, checked and relayed by the master */
+	IMSG_NET_SETUP = 400,		/* struct net_setup + fd, see there */
+	IMSG_NET_TEARDOWN,		/* struct net_id */
+	IMSG_NET_SYNC,			/* struct net_sync: one live sandbox */
+	IMSG_NET_SYNC_END,		/* no payload: reconcile now */
+	IMSG_NET_SHOW,			/* struct net_id; peerid: the client */
+	/* netd -> runnerd, the same way */
+	IMSG_NET_READY,			/* struct net_ready */
+	/* master -> runnerd, no payload */
+	IMSG_NET_UP,			/* netd or runnerd (re)started: sync */
+	IMSG_NET_DOWN			/* netd gone: pending setups fail */
 };
 
 #define CTL_MSG_SIZE		256
@@ -135,7 +150,9 @@ struct sbx_create_req {
 	char		corr[CORR_ID_SIZE];
 	char		policy[CONF_NAME_SIZE];	/* "" = "default" */
 	uint8_t		ephemeral;	/* destroyed when its client goes */
-	uint8_t		pad[3];
+	uint8_t		tap;		/* a tap device instead of a veth */
+	uint8_t		pad[2];
+	uint32_t	tap_uid;	/* set by the master: the caller's */
 };
 
 struct sbx_id_req {
@@ -193,6 +210,21 @@ struct sbx_file_req {
 	uint32_t	mode;		/* put: mode of a new file */
 };
 
+#define NET_IFNAME_SIZE		16	/* IFNAMSIZ */
+
+/* The identity netd gave a sandbox, as far as anyone else needs it. */
+struct net_ident {
+	char		ifname[NET_IFNAME_SIZE];	/* host side */
+	uint32_t	slot;		/* the /30's index in the subnet */
+	uint8_t		guest[4];	/* network order */
+	uint8_t		gateway[4];
+	uint8_t		guest6[16];
+	uint8_t		gateway6[16];
+	uint8_t		plen;		/* 30 */
+	uint8_t		plen6;		/* 126 */
+	uint8_t		mac[6];		/* the guest's */
+};
+
 struct sbx_info {
 	char		id[SBX_ID_SIZE];
 	char		policy[CONF_NAME_SIZE];
@@ -202,7 +234,8 @@ struct sbx_info {
 	uint32_t	execs;		/* running now */
 	uint32_t	procs;		/* processes but pid 1 */
 	uint8_t		ephemeral;
-	uint8_t		pad[3];
+	uint8_t		net;		/* enum sbx_net, once it is up */
+	uint8_t		pad[2];
 	uint64_t	memory;
 	uint32_t	pids;
 	uint32_t	cpu_percent;
@@ -212,6 +245,13 @@ struct sbx_info {
 	uint64_t	stderr_cap;
 	uint64_t	workspace;
 	char		workspace_path[CONF_PATH_SIZE];	/* host side */
+	struct net_ident net_ident;	/* valid unless SBX_NET_NONE */
+};
+
+enum sbx_net {
+	SBX_NET_NONE = 0,
+	SBX_NET_VETH,
+	SBX_NET_TAP
 };
 
 struct sbx_exec_start {
@@ -307,6 +347,49 @@ struct env_ready {
 	uint32_t	envc;
 	uint32_t	env_len;
 	char		msg[CTL_MSG_SIZE];
+};
+
+/*
+ * A sandbox's network.  A veth comes with a NETLINK_ROUTE socket opened
+ * inside the sandbox's net namespace (netd finds the namespace from it
+ * and configures the guest end through it); a tap comes without one
+ * and the master adds an open /dev/net/tun.
+ */
+struct net_setup {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint8_t		tap;
+	uint8_t		pad[3];
+	uint32_t	tap_uid;	/* owner of the tap */
+};
+
+struct net_id {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+};
+
+struct net_ready {
+	char		id[SBX_ID_SIZE];
+	int32_t		error;		/* 0: up, ident is valid */
+	char		msg[CTL_MSG_SIZE];
+	struct net_ident ident;
+};
+
+/* After IMSG_NET_UP: a sandbox that is live, with what netd gave it. */
+struct net_sync {
+	struct net_setup setup;
+	struct net_ident ident;
+};
+
+struct sbx_net_info {
+	char		id[SBX_ID_SIZE];
+	uint8_t		tap;
+	uint8_t		pad[3];
+	struct net_ident ident;
+	uint8_t		resolver[4];
+	uint64_t	packets;	/* egress, the named counter */
+	uint64_t	bytes;
 };
 
 struct reconf_done {

@@ -42,7 +42,7 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 {
 	if (sbx_check_corr(req->corr, sizeof(req->corr)) == -1 ||
 	    memchr(req->policy, '\0', sizeof(req->policy)) == NULL ||
-	    req->ephemeral > 1) {
+	    req->ephemeral > 1 || req->tap > 1) {
 		snprintf(err, len, "malformed create request");
 		return (-1);
 	}

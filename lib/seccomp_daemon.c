@@ -6,6 +6,9 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include <linux/if_tun.h>
+#include <linux/sockios.h>
+
 #include <errno.h>
 #include <seccomp.h>
 #include <string.h>
@@ -34,12 +37,22 @@ static const int sc_base[] = {
 	SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(fcntl),
 	SCMP_SYS(getrandom), SCMP_SYS(tgkill), SCMP_SYS(connect),
 	SCMP_SYS(timerfd_create), SCMP_SYS(timerfd_settime),
-	SCMP_SYS(uname)
+	SCMP_SYS(uname),
+	/* glibc's qsort asks for the memory size before sorting much. */
+	SCMP_SYS(sysinfo)
 };
 
 static const int sc_netd[] = {
 	SCMP_SYS(socket), SCMP_SYS(bind), SCMP_SYS(getsockname),
 	SCMP_SYS(setsockopt), SCMP_SYS(getsockopt)
+};
+
+/*
+ * netd's ioctls: the net namespace of a socket opened in a sandbox's,
+ * and making a persistent tap on a /dev/net/tun the master opened.
+ */
+static const unsigned long sc_netd_ioctl[] = {
+	SIOCGSKNS, TUNSETIFF, TUNSETOWNER, TUNSETPERSIST
 };
 
 /* envd serves broker clients and makes each exec's channel. */
@@ -180,9 +193,16 @@ seccomp_allow_names(scmp_filter_ctx ctx, const char *const *names, size_t n)
 static void
 seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 {
-	if (strcmp(name, "netd") == 0)
+	size_t	 i;
+
+	if (strcmp(name, "netd") == 0) {
 		seccomp_allow(ctx, sc_netd, NELEM(sc_netd));
-	else if (strcmp(name, "envd") == 0) {
+		for (i = 0; i < NELEM(sc_netd_ioctl); i++)
+			if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
+			    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ,
+			    sc_netd_ioctl[i])) < 0)
+				fatalx("%s: ioctl", __func__);
+	} else if (strcmp(name, "envd") == 0) {
 		seccomp_allow(ctx, sc_envd, NELEM(sc_envd));
 		/* libevent's evbuffer_read asks how much is there. */
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,

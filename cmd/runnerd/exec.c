@@ -173,6 +173,8 @@ exec_env_free(struct rexec *e)
 	if (e->env == NULL)
 		return;
 	evtimer_del(&e->env->ev_wait);
+	if (e->env->broker != -1)
+		close(e->env->broker);
 	free(e->env->req);
 	freezero(e->env->buf, e->env->len);
 	free(e->env);
@@ -487,8 +489,14 @@ exec_fail(struct rexec *e, int error, const char *msg)
 static void
 exec_env_timeout(int fd, short event, void *arg)
 {
-	exec_fail(arg, ETIMEDOUT, "envd did not build the environment in "
-	    "time");
+	struct rexec	*e = arg;
+
+	if (e->env->ready)
+		exec_fail(e, ETIMEDOUT, "netd did not set the network up in "
+		    "time");
+	else
+		exec_fail(e, ETIMEDOUT, "envd did not build the environment "
+		    "in time");
 }
 
 /* The environment is there: start it, and its clock. */
@@ -568,10 +576,53 @@ exec_env_ready(const struct env_ready *r, int broker)
 	else if (r->envc != e->env->count || r->env_len != e->env->len)
 		exec_fail(e, EPROTO, "the environment from envd came "
 		    "incomplete");
-	else
+	else if (e->rs->net == RNET_PENDING) {
+		/* It starts when netd has set the network up. */
+		e->env->ready = 1;
+		e->env->broker = broker;
+		return;
+	} else
 		exec_launch(e, broker);
 	if (broker != -1)
 		close(broker);
+}
+
+/* The network is up: the execs that had their environment start. */
+void
+exec_net_ready(struct rsandbox *rs)
+{
+	struct rexec	*e, *next;
+	int		 broker;
+
+	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+		if (e->env == NULL || !e->env->ready)
+			continue;
+		broker = e->env->broker;
+		e->env->broker = -1;
+		exec_launch(e, broker);
+		if (broker != -1)
+			close(broker);
+		if (runnerd_find(rs->sb.id) != rs)
+			break;
+	}
+}
+
+/* No network: every exec still waiting fails, with netd's reason. */
+void
+exec_net_failed(struct rsandbox *rs, int error, const char *msg)
+{
+	struct rexec	*e, *next;
+	char		 m[CTL_MSG_SIZE];
+
+	snprintf(m, sizeof(m), "network: %s", msg);
+	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+		if (e->env == NULL)
+			continue;
+		exec_fail(e, error, m);
+		/* A failed run takes its sandbox along. */
+		if (runnerd_find(rs->sb.id) != rs)
+			break;
+	}
 }
 
 /* envd went away: nothing it was building will come. */
@@ -645,6 +696,7 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	    (e->env->req = malloc(sizeof(*req))) == NULL)
 		fatal("%s", __func__);
 	memcpy(e->env->req, req, sizeof(*req));
+	e->env->broker = -1;
 	e->stdio[0] = fds[0];
 	e->stdio[1] = fds[1];
 	e->rs = rs;

@@ -18,6 +18,7 @@
 
 #include "child.h"
 #include "env_msg.h"
+#include "net_msg.h"
 #include "log.h"
 #include "runnerd.h"
 #include "sbx_msg.h"
@@ -109,6 +110,10 @@ runnerd_info(struct rsandbox *rs, struct sbx_info *info)
 	info->workspace = p->workspace;
 	strlcpy(info->workspace_path, rs->sb.workspace,
 	    sizeof(info->workspace_path));
+	if (rs->net == RNET_UP) {
+		info->net = rs->tap ? SBX_NET_TAP : SBX_NET_VETH;
+		info->net_ident = rs->net_ident;
+	}
 }
 
 /* The fs rules of one policy, as the array sandbox_create takes. */
@@ -131,8 +136,8 @@ runnerd_fs_rules(const char *policy, size_t *n)
 }
 
 static int
-runnerd_build(struct rsandbox *rs, struct conf_policy *pol, char *err,
-    size_t errlen)
+runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
+    char *err, size_t errlen)
 {
 	struct sandbox_spec	 spec;
 	struct fs_rule_msg	*rules;
@@ -145,6 +150,7 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, char *err,
 	spec.uid = rs->sb.uid;
 	spec.gid = rs->sb.uid;
 	spec.resolver = runnerd_conf->global.resolver.addr.v4;
+	spec.netns = netns;
 	spec.fs_rules = rules = runnerd_fs_rules(pol->m.name,
 	    &spec.nfs_rules);
 	rc = sandbox_create(&rs->sb, &spec, err, errlen);
@@ -216,8 +222,16 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 {
 	struct sbx_info		 info;
 	char			 err[256];
+	int			 netns = -1, rc;
 
-	if (runnerd_build(rs, pol, err, sizeof(err)) == -1) {
+	/* netd sets the network up while the sandbox is built. */
+	if ((rc = net_begin(rs, req, &pol->m, &netns, err,
+	    sizeof(err))) == 0)
+		rc = runnerd_build(rs, pol, netns, err, sizeof(err));
+	if (netns != -1)
+		close(netns);
+	if (rc == -1) {
+		net_end(rs);
 		exec_discard(rs);
 		runnerd_env_announce(rs, 1);
 		uid_free(&runnerd_conf->global, rs->sb.uid);
@@ -234,6 +248,12 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id,
 	    pol->m.name, (unsigned int)rs->sb.uid);
 	log_setcorr(NULL);
+	if (rs->net == RNET_PENDING && !rs->run_once) {
+		/* create answers once the network is there. */
+		rs->create_pending = 1;
+		rs->create_peerid = peerid;
+		return (0);
+	}
 	runnerd_info(rs, &info);
 	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
 	return (0);
@@ -260,6 +280,7 @@ runnerd_teardown(struct rsandbox *rs)
 	rs->retired = 1;
 	exec_kill_now(rs);
 	runnerd_env_announce(rs, 1);
+	net_end(rs);
 	sandbox_destroy(&rs->sb, keep);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
@@ -300,6 +321,7 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 
 	rs->retired = 1;
 	exec_kill_now(rs);
+	net_end(rs);
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
 	if (rs->sb.init_pid > 0)
 		kill(rs->sb.init_pid, SIGKILL);
@@ -327,6 +349,35 @@ runnerd_exec_failed(struct rsandbox *rs)
 }
 
 /*
+ * netd answered: a create that waited is answered now, execs that
+ * waited start or fail.  A sandbox without its network is no use.
+ */
+void
+runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
+{
+	struct sbx_info	 info;
+
+	if (rs->create_pending) {
+		rs->create_pending = 0;
+		if (error != 0) {
+			runnerd_result(rs->create_peerid, rs->corr, error,
+			    "create: network: %s", msg);
+			runnerd_destroy(rs);
+			return;
+		}
+		runnerd_info(rs, &info);
+		runnerd_reply(IMSG_CTL_SANDBOX, rs->create_peerid, &info,
+		    sizeof(info));
+		runnerd_result(rs->create_peerid, rs->corr, 0, "%s",
+		    rs->sb.id);
+	}
+	if (error != 0)
+		exec_net_failed(rs, error, msg);
+	else
+		exec_net_ready(rs);
+}
+
+/*
  * The exec asks envd for its environment before the sandbox is built,
  * so that envd works while runnerd builds.
  */
@@ -337,6 +388,11 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	struct conf_policy	*pol;
 
 	req->create.ephemeral = 1;
+	if (req->create.tap) {
+		runnerd_result(peerid, req->create.corr, EINVAL, "run: a tap "
+		    "needs a VMM to attach it: create --tap, then exec");
+		return;
+	}
 	if ((rs = runnerd_alloc(&req->create, peerid, &pol)) == NULL)
 		return;
 	rs->run_once = 1;
@@ -435,7 +491,8 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 	case IMSG_RUN_SHOW:
 		runnerd_info(rs, &info);
 		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
-		runnerd_result(peerid, req.corr, 0, "%s", "");
+		if (net_show(rs, peerid, req.corr) == -1)
+			runnerd_result(peerid, req.corr, 0, "%s", "");
 		break;
 	}
 }
@@ -509,6 +566,35 @@ runnerd_dispatch_env(struct imsg *imsg)
 	}
 }
 
+/* netd's answers, relayed and checked by the master; checked again. */
+static void
+runnerd_dispatch_net(struct imsg *imsg)
+{
+	struct net_ready	 r;
+	char			 err[128];
+
+	if (imsg_get_fd(imsg) != -1)
+		fatalx("%s: an fd with imsg %u", __func__,
+		    imsg_get_type(imsg));
+	switch (imsg_get_type(imsg)) {
+	case IMSG_NET_READY:
+		RUN_GET(imsg, r);
+		runnerd_check(net_check_ready(&r, err, sizeof(err)), err);
+		net_ready(&r);
+		break;
+	case IMSG_NET_UP:
+	case IMSG_NET_DOWN:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad length for imsg %u", __func__,
+			    imsg_get_type(imsg));
+		if (imsg_get_type(imsg) == IMSG_NET_UP)
+			net_up();
+		else
+			net_down();
+		break;
+	}
+}
+
 static int
 runnerd_dispatch_main(struct imsg *imsg)
 {
@@ -526,7 +612,8 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_CREATE:
 		RUN_GET(imsg, creq);
 		runnerd_check(sbx_check_create(&creq, err, sizeof(err)), err);
-		if ((rs = runnerd_create(&creq, peerid)) != NULL)
+		if ((rs = runnerd_create(&creq, peerid)) != NULL &&
+		    !rs->create_pending)
 			runnerd_result(peerid, creq.corr, 0, "%s", rs->sb.id);
 		break;
 	case IMSG_RUN_RUN:
@@ -575,6 +662,11 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_ENV_UP:
 	case IMSG_ENV_DOWN:
 		runnerd_dispatch_env(imsg);
+		break;
+	case IMSG_NET_READY:
+	case IMSG_NET_UP:
+	case IMSG_NET_DOWN:
+		runnerd_dispatch_net(imsg);
 		break;
 	default:
 		return (-1);

@@ -44,6 +44,8 @@ struct rexec_env {
 	size_t			 len;
 	uint32_t		 count;
 	struct event		 ev_wait;
+	int			 ready;		/* waits for the network */
+	int			 broker;	/* its channel end until then */
 };
 
 struct rexec {
@@ -68,6 +70,13 @@ struct rexec {
 	int			 finish_pending;	/* until SIGKILL */
 };
 
+/* A sandbox's network, set up by netd (DESIGN.md section 3). */
+enum rnet_state {
+	RNET_NONE = 0,		/* no network block, or gone */
+	RNET_PENDING,		/* asked netd, no answer yet */
+	RNET_UP
+};
+
 struct rsandbox {
 	RB_ENTRY(rsandbox)	 entry;
 	TAILQ_ENTRY(rsandbox)	 grave;		/* killed, cleanup pending */
@@ -84,6 +93,12 @@ struct rsandbox {
 	TAILQ_HEAD(, rexec)	 execs;
 	struct event		 ev_events;	/* sandbox_events_fd */
 	int			 ev_events_set;
+	enum rnet_state		 net;
+	uint8_t			 tap;
+	uint32_t		 tap_uid;
+	struct net_ident	 net_ident;	/* valid once RNET_UP */
+	int			 create_pending;	/* its reply waits */
+	uint32_t		 create_peerid;	/* for the network */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
@@ -101,11 +116,24 @@ void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
 void	 runnerd_env_send(uint32_t, int, const void *, size_t);
 
+void	 runnerd_net_ready(struct rsandbox *, int, const char *);
+
+/* net.c: runnerd's side of netd */
+int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
+	    const struct policy_msg *, int *, char *, size_t);
+void	 net_end(struct rsandbox *);
+void	 net_ready(const struct net_ready *);
+void	 net_up(void);
+void	 net_down(void);
+int	 net_show(struct rsandbox *, uint32_t, const char *);
+
 /* exec.c */
 int	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
 void	 exec_env_chunk(const struct env_chunk_hdr *, const char *);
 void	 exec_env_ready(const struct env_ready *, int);
 void	 exec_env_down(void);
+void	 exec_net_ready(struct rsandbox *);
+void	 exec_net_failed(struct rsandbox *, int, const char *);
 void	 exec_discard(struct rsandbox *);
 void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);

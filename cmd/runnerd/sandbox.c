@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/netlink.h>
 #include <linux/sched.h>
 
 #include <net/if.h>
@@ -58,6 +59,8 @@ static void	sandbox_teardown(struct sandbox *, int, int);
  * sandbox; runnerd steps into it only to make it and bring lo up.
  */
 static int	 sbx_spare_netns = -1;
+/* A NETLINK_ROUTE socket opened inside the spare, for netd. */
+static int	 sbx_spare_rtnl = -1;
 
 int
 sbx_fail(char *err, size_t len, const char *fmt, ...)
@@ -134,10 +137,41 @@ sandbox_spare_netns(void)
 		log_warnx("%s: %s", __func__, err);
 	else if ((fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
 		log_warn("%s: /proc/self/ns/net", __func__);
+	else if ((sbx_spare_rtnl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+	    NETLINK_ROUTE)) == -1)
+		log_warn("%s: netlink socket", __func__);
 	if (setns(host, CLONE_NEWNET) == -1)
 		fatal("%s: back to the host's net namespace", __func__);
 	close(host);
 	sbx_spare_netns = fd;
+}
+
+static void
+sandbox_spare_close(void)
+{
+	if (sbx_spare_netns != -1)
+		close(sbx_spare_netns);
+	if (sbx_spare_rtnl != -1)
+		close(sbx_spare_rtnl);
+	sbx_spare_netns = sbx_spare_rtnl = -1;
+}
+
+int
+sandbox_net_take(int *netns, int *rtnl, char *err, size_t len)
+{
+	if (sbx_spare_netns == -1 || sbx_spare_rtnl == -1) {
+		sandbox_spare_close();
+		sandbox_spare_netns();
+	}
+	if (sbx_spare_netns == -1 || sbx_spare_rtnl == -1) {
+		sandbox_spare_close();
+		return (sbx_fail(err, len, "%s: no net namespace could be "
+		    "made", __func__));
+	}
+	*netns = sbx_spare_netns;
+	*rtnl = sbx_spare_rtnl;
+	sbx_spare_netns = sbx_spare_rtnl = -1;
+	return (0);
 }
 
 /* dir/name; a path too long becomes "", which then names nothing. */
@@ -364,7 +398,9 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 	struct clone_args	 ca;
 	struct init_args	 ia;
 	char			 root[CONF_PATH_SIZE];
-	int			 pidfd = -1, netns = sbx_spare_netns;
+	int			 pidfd = -1;
+	int			 netns = spec->netns != -1 ? spec->netns :
+				    sbx_spare_netns;
 	pid_t			 pid;
 
 	sbx_join(root, sizeof(root), sb->dir, "root");
@@ -385,10 +421,8 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 		init_main_child(&ia);
 	}
 	/* pid 1 holds it now: it is this sandbox's, whatever happens. */
-	if (netns != -1) {
-		close(netns);
-		sbx_spare_netns = -1;
-	}
+	if (netns != -1 && spec->netns == -1)
+		sandbox_spare_close();
 	sb->init_pid = pid;
 	sb->init_pidfd = pidfd;
 	return (0);
@@ -709,9 +743,6 @@ sandbox_reconcile(const char *state_dir)
 void
 sandbox_shutdown(void)
 {
-	if (sbx_spare_netns != -1) {
-		close(sbx_spare_netns);
-		sbx_spare_netns = -1;
-	}
+	sandbox_spare_close();
 	cgroup_remove_instance();
 }

@@ -26,6 +26,7 @@ struct sandbox_spec {
 	uid_t			 uid;		/* unique among live sandboxes */
 	gid_t			 gid;
 	struct in_addr		 resolver;	/* for /etc/resolv.conf */
+	int			 netns;		/* from sandbox_net_take, or -1 */
 };
 
 /* An exec that sandbox_spawn started and pid 1 has not reported ended. */
@@ -110,6 +111,12 @@ int	sandbox_oom_killed(struct sandbox *);
  * fd of runnerd's until a create takes it).
  */
 void	sandbox_destroy(struct sandbox *, int);
+/*
+ * For a sandbox with a network: the prepared net namespace (for the
+ * spec) and a NETLINK_ROUTE socket opened inside it (for netd), made
+ * now if none is ready.  The caller owns both.
+ */
+int	sandbox_net_take(int *, int *, char *, size_t);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
 /* At a clean stop, after every sandbox is destroyed. */

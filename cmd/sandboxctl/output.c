@@ -141,7 +141,7 @@ show_proc_status(const struct ctl_proc_status *ps)
 	    state_name(ps->state), caps);
 }
 
-static void
+void
 json_emit(json_t *o)
 {
 	if (o == NULL)
@@ -155,6 +155,7 @@ json_emit(json_t *o)
 int
 show_result(const struct ctl_result *res)
 {
+	show_net_flush();
 	if (json)
 		json_emit(json_pack("{s:s, s:b, s:i, s:s, s:s}", "event",
 		    "result", "ok", res->error == 0, "error", res->error,
@@ -178,7 +179,9 @@ show_ps_header(void)
 static json_t *
 sandbox_json(const struct sbx_info *si, const char *event)
 {
-	return (json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:b, "
+	json_t	*o;
+
+	o = json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:I, s:I, s:b, "
 	    "s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s}",
 	    "event", event, "id", si->id, "policy", si->policy,
 	    "uid", (json_int_t)si->uid, "pid", si->init_pid,
@@ -192,7 +195,11 @@ sandbox_json(const struct sbx_info *si, const char *event)
 	    "stdout_cap", (json_int_t)si->stdout_cap,
 	    "stderr_cap", (json_int_t)si->stderr_cap,
 	    "workspace", (json_int_t)si->workspace,
-	    "workspace_path", si->workspace_path));
+	    "workspace_path", si->workspace_path);
+	if (o != NULL && si->net != SBX_NET_NONE)
+		json_object_set_new(o, "network", net_ident_json(&si->net_ident,
+		    si->net == SBX_NET_TAP));
+	return (o);
 }
 
 static void

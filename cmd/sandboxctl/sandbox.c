@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ struct exec_opts {
 	uint32_t	 timeout;
 	const char	*cwd;
 	int		 interactive;	/* -i */
+	int		 tap;		/* create -T, --tap */
 };
 
 static uint32_t
@@ -43,9 +45,15 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 {
 	int	 ch;
 
+	static const struct option longopts[] = {
+		{ "tap", no_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+
 	memset(o, 0, sizeof(*o));
 	optind = 0;
-	while ((ch = getopt(argc, argv, opts)) != -1) {
+	while ((ch = getopt_long(argc, argv, opts, strchr(opts, 'T') != NULL ?
+	    longopts : longopts + 1, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			o->policy = optarg;
@@ -64,6 +72,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 			break;
 		case 'i':
 			o->interactive = 1;
+			break;
+		case 'T':
+			o->tap = 1;
 			break;
 		default:
 			errx(1, "usage: see sandboxctl(8)");
@@ -122,7 +133,7 @@ check_id(const char *id)
 
 /* Returns the new sandbox's id in id, or exits. */
 static int
-do_create(struct imsgbuf *ibuf, const char *policy, char *id)
+do_create(struct imsgbuf *ibuf, const char *policy, int tap, char *id)
 {
 	struct sbx_create_req	 req;
 	int			 rc;
@@ -132,6 +143,7 @@ do_create(struct imsgbuf *ibuf, const char *policy, char *id)
 	if (policy != NULL && strlcpy(req.policy, policy,
 	    sizeof(req.policy)) >= sizeof(req.policy))
 		errx(1, "policy name too long: %s", policy);
+	req.tap = tap;
 	ctl_last.sandbox_event = "sandbox.create";
 	ctl_last.have_sandbox = 0;
 	ctl_request(ibuf, IMSG_CTL_CREATE, -1, &req, sizeof(req));
@@ -229,9 +241,9 @@ cmd_create(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct exec_opts	 o;
 	char			 id[SBX_ID_SIZE];
 
-	if (exec_options(argc, argv, "+p:", &o) != argc)
-		errx(1, "usage: create [-p policy]");
-	do_create(ibuf, o.policy, id);
+	if (exec_options(argc, argv, "+Tp:", &o) != argc)
+		errx(1, "usage: create [-T | --tap] [-p policy]");
+	do_create(ibuf, o.policy, o.tap, id);
 	if (!json)
 		printf("%s\n", id);
 	return (0);

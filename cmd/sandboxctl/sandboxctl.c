@@ -106,6 +106,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct ctl_result	 res;
 	struct sbx_exec_start	 st;
 	struct sbx_exec_result	 er;
+	struct sbx_net_info	 ni;
 
 	switch (imsg_get_type(imsg)) {
 	case IMSG_CTL_PROC_STATUS:
@@ -123,6 +124,13 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_OUTPUT:
 		ctl_output(imsg);
+		return (0);
+	case IMSG_CTL_NET_INFO:
+		REPLY_GET(imsg, ni);
+		show_net_info(&ni);
+		return (0);
+	case IMSG_CTL_NET_RULES:
+		show_net_rules(imsg->data, imsg_get_len(imsg));
 		return (0);
 	case IMSG_CTL_EXEC_RESULT:
 		REPLY_GET(imsg, er);

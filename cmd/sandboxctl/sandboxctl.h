@@ -1,6 +1,8 @@
 #ifndef SANDBOXCTL_H
 #define SANDBOXCTL_H
 
+#include <jansson.h>
+
 #include "imsg.h"
 #include "sandboxd_imsg.h"
 
@@ -31,6 +33,13 @@ void	 show_exec_start(const struct sbx_exec_start *);
 void	 show_output(const struct sbx_output_hdr *, const char *);
 int	 show_exec_result(const struct sbx_exec_result *);
 void	 show_event_id(const char *, const char *);
+void	 json_emit(json_t *);
+
+/* netshow.c */
+json_t	*net_ident_json(const struct net_ident *, int);
+void	 show_net_info(const struct sbx_net_info *);
+void	 show_net_rules(const char *, size_t);
+void	 show_net_flush(void);
 
 /* What the last reply said, for the commands that chain requests. */
 struct ctl_last {

@@ -159,6 +159,8 @@ child_exited(struct child *c, int status)
 	}
 	if (c->id == PROC_ENVD)
 		children_send(PROC_RUNNERD, IMSG_ENV_DOWN, -1, NULL, 0);
+	if (c->id == PROC_NETD)
+		children_send(PROC_RUNNERD, IMSG_NET_DOWN, -1, NULL, 0);
 	if (sbx->shutting_down)
 		return;
 	c->restarts++;
@@ -211,7 +213,24 @@ int
 children_send_runnerd(uint32_t type, uint32_t peerid, int fd,
     const void *data, size_t len)
 {
-	struct child	*c = &sbx->children[PROC_RUNNERD];
+	return (children_send_peer(PROC_RUNNERD, type, peerid, fd, data,
+	    len));
+}
+
+int
+children_running(enum proc_id id)
+{
+	struct child	*c = &sbx->children[id];
+
+	return (c->iev_open && c->state == PROC_STATE_RUNNING);
+}
+
+/* As children_send, for a request made on behalf of a control client. */
+int
+children_send_peer(enum proc_id id, uint32_t type, uint32_t peerid, int fd,
+    const void *data, size_t len)
+{
+	struct child	*c = &sbx->children[id];
 
 	if (!c->iev_open || c->state != PROC_STATE_RUNNING) {
 		if (fd != -1)
@@ -274,6 +293,13 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	    (c->id == PROC_ENVD && (type == IMSG_ENV_CHUNK ||
 	    type == IMSG_ENV_READY)))
 		return (relay_env(imsg));
+	if (c->id == PROC_RUNNERD && type >= IMSG_NET_SETUP &&
+	    type <= IMSG_NET_SHOW)
+		return (relay_net(imsg));
+	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
+	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
+	    type == IMSG_CTL_RESULT))
+		return (relay_net_reply(imsg));
 	switch (type) {
 	case IMSG_PROC_READY:
 		if (imsg_get_len(imsg) != 0)
@@ -283,6 +309,13 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		/* runnerd tells a new envd of every sandbox it has. */
 		if (c->id == PROC_ENVD)
 			children_send(PROC_RUNNERD, IMSG_ENV_UP, -1, NULL, 0);
+		/*
+		 * With both netd and runnerd there, runnerd tells netd
+		 * which sandboxes are live; netd removes the rest.
+		 */
+		if ((c->id == PROC_NETD && children_running(PROC_RUNNERD)) ||
+		    (c->id == PROC_RUNNERD && children_running(PROC_NETD)))
+			children_send(PROC_RUNNERD, IMSG_NET_UP, -1, NULL, 0);
 		break;
 	case IMSG_RECONF_DONE:
 		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)

@@ -403,6 +403,11 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		return (-1);
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
+	/* A tap belongs to whoever asked for it, as the kernel says. */
+	if (f->type == IMSG_CTL_CREATE)
+		((struct sbx_create_req *)&u)->tap_uid = c->uid;
+	else if (f->type == IMSG_CTL_RUN)
+		u.create.tap_uid = c->uid;
 	log_setcorr(corr);
 	if (c->rights < f->rights) {
 		if (fd != -1)

@@ -63,9 +63,16 @@ void	 children_send_verbose(int);
 void	 children_retry_failed(void);
 int	 children_send(enum proc_id, uint32_t, int, const void *, size_t);
 int	 children_send_runnerd(uint32_t, uint32_t, int, const void *, size_t);
+int	 children_send_peer(enum proc_id, uint32_t, uint32_t, int,
+	    const void *, size_t);
+int	 children_running(enum proc_id);
 
 /* relay_env.c */
 int	 relay_env(struct imsg *);
+
+/* relay_net.c */
+int	 relay_net(struct imsg *);
+int	 relay_net_reply(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);

@@ -96,6 +96,11 @@ print(sum(1 for r in rows if r["name"] != "sandboxd" and
 suite_start() {
 	ip netns add "$NS" || return 1
 	ip -n "$NS" link set lo up
+	suite_run "$@"
+}
+
+# suite_run [sandboxd flags]: the suite in $NS, made already.
+suite_run() {
 	ip netns exec "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" \
 	    -s "$SOCK" "$@" >>"$LOG" 2>&1 &
 	SBX_PID=$!

@@ -125,6 +125,7 @@ make(struct sandbox *sb, const struct policy_msg *p,
 	snprintf(id, sizeof(id), "%016x", 0xab000000u + ++next_id);
 	memset(&spec, 0, sizeof(spec));
 	spec.id = id;
+	spec.netns = -1;
 	spec.policy = p;
 	spec.fs_rules = rules;
 	spec.nfs_rules = n;
@@ -1099,8 +1100,8 @@ test_fd_budget(void)
 
 	policy(&p, "budget");
 	n0 = count_fds();
-	/* The first takes the net namespace made ahead, and its fd. */
-	spare = sbx_spare_netns != -1;
+	/* The first takes the net namespace made ahead, and its fds. */
+	spare = (sbx_spare_netns != -1) + (sbx_spare_rtnl != -1);
 	for (i = 0; i < 10; i++)
 		if (make(&sb[i], &p, NULL, 0, err, sizeof(err)) == 0)
 			made++;
@@ -1109,8 +1110,10 @@ test_fd_budget(void)
 	    "each", n1 - n0);
 	for (i = 0; i < made; i++)
 		sandbox_destroy(&sb[i], 0);
-	ok(count_fds() - (sbx_spare_netns != -1) == n0 - spare,
-	    "and give them back");
+	ok(count_fds() - (sbx_spare_netns != -1) - (sbx_spare_rtnl != -1) ==
+	    n0 - spare, "and give them back (%d fds, %d before)",
+	    count_fds() - (sbx_spare_netns != -1) - (sbx_spare_rtnl != -1),
+	    n0 - spare);
 }
 
 /*

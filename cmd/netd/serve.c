@@ -1,0 +1,436 @@
+/*
+ * netd's requests.  runnerd asks for a sandbox's network before it
+ * builds the sandbox and takes it down when the sandbox goes; after
+ * netd or runnerd (re)starts it says which sandboxes are live, and
+ * netd removes everything of ours the kernel holds for any other.
+ * Links and /30s of sandboxes gone are reaped in batches off the hot
+ * path (netd_reap); their rules go at once.
+ */
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/tree.h>
+#include <linux/sockios.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "log.h"
+#include "net_msg.h"
+#include "serve.h"
+
+#define SERVE_REAP_MS		200	/* after the first sandbox down */
+#define SERVE_REAP_BATCH	256	/* or at once, with this many */
+#define SERVE_SHOW_SIZE		65536
+#define SERVE_SHOW_MAX		(4 * 1024 * 1024)
+
+/* A sandbox with a network, as runnerd last said. */
+struct live {
+	RB_ENTRY(live)	 entry;
+	char		 id[SBX_ID_SIZE];
+	uint8_t		 tap;
+};
+RB_HEAD(lives, live);
+
+static int	 live_cmp(struct live *, struct live *);
+RB_PROTOTYPE(lives, live, entry, live_cmp)
+RB_GENERATE(lives, live, entry, live_cmp)
+
+static struct netd		*nd;
+static struct sandboxd_conf	*conf;
+static struct lives		 lives = RB_INITIALIZER(&lives);
+static size_t			 nlives;
+static int			 syncing;
+static struct event		 ev_reap;
+static size_t			 ndown;	/* since the last reap */
+
+static int
+live_cmp(struct live *a, struct live *b)
+{
+	return (strcmp(a->id, b->id));
+}
+
+static struct live *
+live_find(const char *id)
+{
+	struct live	 key;
+
+	strlcpy(key.id, id, sizeof(key.id));
+	return (RB_FIND(lives, &lives, &key));
+}
+
+static void
+live_add(const char *id, uint8_t tap)
+{
+	struct live	*l;
+
+	if ((l = live_find(id)) == NULL) {
+		if ((l = calloc(1, sizeof(*l))) == NULL)
+			fatal("%s", __func__);
+		strlcpy(l->id, id, sizeof(l->id));
+		RB_INSERT(lives, &lives, l);
+		nlives++;
+	}
+	l->tap = tap;
+}
+
+static void
+live_del(const char *id)
+{
+	struct live	*l;
+
+	if ((l = live_find(id)) == NULL)
+		return;
+	RB_REMOVE(lives, &lives, l);
+	free(l);
+	nlives--;
+}
+
+static void
+live_clear(void)
+{
+	struct live	*l;
+
+	while ((l = RB_ROOT(&lives)) != NULL) {
+		RB_REMOVE(lives, &lives, l);
+		free(l);
+	}
+	nlives = 0;
+}
+
+void
+serve_conf(struct netd *n, struct sandboxd_conf *c)
+{
+	nd = n;
+	conf = c;
+}
+
+static void
+serve_send(uint32_t type, uint32_t peerid, const void *data, size_t len)
+{
+	if (imsgev_compose(child_iev_main(), type, peerid, 0, -1, data,
+	    len) == -1)
+		fatal("%s", __func__);
+}
+
+static void
+serve_result(uint32_t peerid, const char *corr, int error, const char *msg)
+{
+	struct ctl_result	 r;
+
+	memset(&r, 0, sizeof(r));
+	strlcpy(r.corr, corr, sizeof(r.corr));
+	r.error = error;
+	strlcpy(r.msg, msg, sizeof(r.msg));
+	serve_send(IMSG_CTL_RESULT, peerid, &r, sizeof(r));
+}
+
+/* A policy with a network block, or NULL and why. */
+static const struct conf_policy *
+serve_policy(const char *name, char *err, size_t len)
+{
+	struct conf_policy	*pol;
+
+	if ((pol = conf_policy_find(conf, name)) == NULL)
+		snprintf(err, len, "no such policy: %s", name);
+	else if (!pol->m.has_network) {
+		snprintf(err, len, "policy %s has no network block", name);
+		pol = NULL;
+	}
+	return (pol);
+}
+
+/* A policy's rules for the datapath, in config order. */
+static struct net_rule_msg *
+serve_rules(const char *policy, size_t *n)
+{
+	struct conf_net_rule	*r;
+	struct net_rule_msg	*v;
+	size_t			 i = 0;
+
+	*n = 0;
+	TAILQ_FOREACH(r, &conf->net_rules, entry)
+		if (strcmp(r->m.policy, policy) == 0)
+			(*n)++;
+	if (*n == 0)
+		return (NULL);
+	if ((v = calloc(*n, sizeof(*v))) == NULL)
+		fatal("%s", __func__);
+	TAILQ_FOREACH(r, &conf->net_rules, entry)
+		if (strcmp(r->m.policy, policy) == 0)
+			v[i++] = r->m;
+	return (v);
+}
+
+static void
+serve_ident(const struct netd_ident *ni, struct net_ident *o)
+{
+	memset(o, 0, sizeof(*o));
+	strlcpy(o->ifname, ni->ifname, sizeof(o->ifname));
+	o->slot = ni->slot;
+	memcpy(o->guest, &ni->guest, sizeof(o->guest));
+	memcpy(o->gateway, &ni->gw, sizeof(o->gateway));
+	memcpy(o->guest6, &ni->guest6, sizeof(o->guest6));
+	memcpy(o->gateway6, &ni->gw6, sizeof(o->gateway6));
+	o->plen = NETD_PLEN;
+	o->plen6 = NETD_PLEN6;
+	memcpy(o->mac, ni->guest_mac, sizeof(o->mac));
+}
+
+/*
+ * fd is a NETLINK_ROUTE socket opened in the sandbox's net namespace
+ * (the namespace comes from it: netd never enters one) or, for a tap,
+ * an open /dev/net/tun from the master.
+ */
+static void
+serve_setup(const struct net_setup *m, int fd)
+{
+	const struct conf_policy	*pol;
+	struct net_rule_msg		*rules = NULL;
+	struct net_ready		 r;
+	struct netd_ident		 ni;
+	size_t				 n;
+	int				 nsfd = -1, rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	strlcpy(r.id, m->id, sizeof(r.id));
+	errno = 0;
+	if ((pol = serve_policy(m->policy, r.msg, sizeof(r.msg))) == NULL) {
+		r.error = ENOENT;
+		goto done;
+	}
+	rules = serve_rules(pol->m.name, &n);
+	if (m->tap)
+		rc = netd_sandbox_tap(nd, m->id, &pol->m, rules, n, fd,
+		    m->tap_uid, &ni);
+	else if ((nsfd = ioctl(fd, SIOCGSKNS)) == -1)
+		log_warn("%s: %s: the namespace of its socket", __func__,
+		    m->id);
+	else
+		rc = netd_sandbox_up(nd, m->id, &pol->m, rules, n, nsfd, fd,
+		    &ni);
+	if (rc == -1) {
+		r.error = errno != 0 ? errno : EIO;
+		snprintf(r.msg, sizeof(r.msg), "netd could not set it up: %s",
+		    strerror(r.error));
+	} else {
+		serve_ident(&ni, &r.ident);
+		live_add(m->id, m->tap);
+		log_debug("%s: %s: %s", __func__, m->id, ni.ifname);
+	}
+ done:
+	if (nsfd != -1)
+		close(nsfd);
+	close(fd);
+	free(rules);
+	serve_send(IMSG_NET_READY, 0, &r, sizeof(r));
+}
+
+static void
+serve_reap(int fd, short event, void *arg)
+{
+	struct timeval	 tv = { 1, 0 };
+
+	ndown = 0;
+	if (netd_reap(nd) == -1)
+		evtimer_add(&ev_reap, &tv);
+}
+
+static void
+serve_teardown(const struct net_id *m)
+{
+	struct timeval	 tv = { 0, SERVE_REAP_MS * 1000 };
+
+	live_del(m->id);
+	if (netd_sandbox_down(nd, m->id) == -1) {
+		if (errno != ENOENT)
+			log_warn("%s: %s", __func__, m->id);
+		return;
+	}
+	if (!evtimer_initialized(&ev_reap))
+		evtimer_set(&ev_reap, serve_reap, NULL);
+	if (++ndown >= SERVE_REAP_BATCH)
+		serve_reap(-1, 0, NULL);
+	else if (!evtimer_pending(&ev_reap, NULL))
+		evtimer_add(&ev_reap, &tv);
+}
+
+/* A live sandbox after a restart: its identity as it was, its rules. */
+static void
+serve_sync(const struct net_sync *m)
+{
+	const struct conf_policy	*pol;
+	struct net_rule_msg		*rules;
+	struct netd_ident		 ni;
+	char				 err[CTL_MSG_SIZE];
+	size_t				 n;
+
+	if (!syncing) {
+		live_clear();
+		syncing = 1;
+	}
+	if ((pol = serve_policy(m->setup.policy, err, sizeof(err))) == NULL) {
+		log_warnx("%s: sandbox %s: %s: it loses its network",
+		    __func__, m->setup.id, err);
+		return;
+	}
+	if (!netd_ifname_ours(conf->global.ifprefix, m->ident.ifname) ||
+	    ident_adopt(netd_pool(nd), m->setup.id, m->ident.slot,
+	    m->ident.ifname, &ni) == -1) {
+		log_warnx("%s: sandbox %s: cannot take back %s: it loses "
+		    "its network", __func__, m->setup.id, m->ident.ifname);
+		return;
+	}
+	rules = serve_rules(pol->m.name, &n);
+	if (dp_sandbox_add(netd_dp(nd), &ni, &pol->m, rules, n) == -1)
+		log_warnx("%s: sandbox %s: its rules could not be set again",
+		    __func__, m->setup.id);
+	else
+		live_add(m->setup.id, m->setup.tap);
+	free(rules);
+}
+
+static int
+serve_owned(const char *ifname, void *arg)
+{
+	const struct netd_ident	*ni;
+
+	ni = ident_find_ifname(netd_pool(nd), ifname);
+	return (ni != NULL && live_find(ni->id) != NULL);
+}
+
+static void
+serve_sync_end(void)
+{
+	if (!syncing)
+		live_clear();
+	syncing = 0;
+	if (netd_reconcile(nd, serve_owned, NULL) == -1)
+		log_warnx("%s: reconcile incomplete; the next sync retries",
+		    __func__);
+	log_info("in sync with runnerd: %zu live sandboxes with a network",
+	    nlives);
+}
+
+/* netd's part of `sandboxctl show`; the reply ends here. */
+static void
+serve_show(const struct net_id *m, uint32_t peerid)
+{
+	const struct netd_ident	*ni;
+	struct sbx_net_info	 info;
+	struct live		*l;
+	char			*buf = NULL, *nbuf;
+	size_t			 size = SERVE_SHOW_SIZE, off, chunk;
+	int			 rc = -1;
+
+	if ((l = live_find(m->id)) == NULL ||
+	    (ni = ident_find(netd_pool(nd), m->id)) == NULL) {
+		serve_result(peerid, m->corr, ENOENT, "netd holds no network "
+		    "for this sandbox");
+		return;
+	}
+	memset(&info, 0, sizeof(info));
+	strlcpy(info.id, m->id, sizeof(info.id));
+	info.tap = l->tap;
+	serve_ident(ni, &info.ident);
+	memcpy(info.resolver, &conf->global.resolver.addr.v4,
+	    sizeof(info.resolver));
+	(void)dp_counter_read(netd_dp(nd), ni->ifname, &info.packets,
+	    &info.bytes);
+	serve_send(IMSG_CTL_NET_INFO, peerid, &info, sizeof(info));
+	for (;;) {
+		if ((nbuf = realloc(buf, size)) == NULL)
+			fatal("%s", __func__);
+		buf = nbuf;
+		if ((rc = dp_show(netd_dp(nd), ni->ifname, buf, size)) != -1 ||
+		    errno != ENOSPC || size >= SERVE_SHOW_MAX)
+			break;
+		size *= 4;
+	}
+	if (rc == -1) {
+		serve_result(peerid, m->corr, errno, "netd cannot read the "
+		    "rules back from the kernel");
+		free(buf);
+		return;
+	}
+	for (off = 0; off < (size_t)rc; off += chunk) {
+		chunk = (size_t)rc - off;
+		if (chunk > SBX_OUTPUT_MAX)
+			chunk = SBX_OUTPUT_MAX;
+		serve_send(IMSG_CTL_NET_RULES, peerid, buf + off, chunk);
+	}
+	free(buf);
+	serve_result(peerid, m->corr, 0, "");
+}
+
+/* From the master a malformed message means a bug or worse: stop. */
+#define SERVE_GET(imsg, var) do {					\
+	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
+		fatalx("%s: bad length for imsg %u", __func__,		\
+		    imsg_get_type(imsg));				\
+} while (0)
+
+static void
+serve_check(int rc, const char *err)
+{
+	if (rc == -1)
+		fatalx("serve_dispatch: %s", err);
+}
+
+int
+serve_dispatch(struct imsg *imsg)
+{
+	struct net_setup	 setup;
+	struct net_sync		 sync;
+	struct net_id		 id;
+	uint32_t		 type = imsg_get_type(imsg);
+	int			 fd = imsg_get_fd(imsg);
+	char			 err[128];
+
+	if (fd != -1 && type != IMSG_NET_SETUP)
+		fatalx("%s: an fd with imsg %u", __func__, type);
+	switch (type) {
+	case IMSG_NET_SETUP:
+		SERVE_GET(imsg, setup);
+		serve_check(net_check_setup(&setup, err, sizeof(err)), err);
+		if (fd == -1)
+			fatalx("%s: setup without its fd", __func__);
+		serve_setup(&setup, fd);
+		break;
+	case IMSG_NET_TEARDOWN:
+	case IMSG_NET_SHOW:
+		SERVE_GET(imsg, id);
+		serve_check(net_check_id(&id, err, sizeof(err)), err);
+		if (type == IMSG_NET_TEARDOWN)
+			serve_teardown(&id);
+		else
+			serve_show(&id, imsg_get_peerid(imsg));
+		break;
+	case IMSG_NET_SYNC:
+		SERVE_GET(imsg, sync);
+		serve_check(net_check_sync(&sync, err, sizeof(err)), err);
+		serve_sync(&sync);
+		break;
+	case IMSG_NET_SYNC_END:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad IMSG_NET_SYNC_END", __func__);
+		serve_sync_end();
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+/* A clean stop: what is down is reaped; the live keep their network. */
+void
+serve_shutdown(void)
+{
+	if (nd != NULL)
+		(void)netd_reap(nd);
+}
