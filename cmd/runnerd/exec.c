@@ -667,6 +667,7 @@ exec_env_request(struct rexec *e, const char *policy)
 	m->env_len = req->args_len - (p - req->args);
 	memcpy(m->env, p, m->env_len);
 	runnerd_env_send(IMSG_ENV_BUILD, -1, m, sizeof(*m));
+	runnerd_flush();
 	free(m);
 	evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
 	evtimer_add(&e->env->ev_wait, &tv);

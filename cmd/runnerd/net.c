@@ -60,6 +60,7 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 	m.tap = req->tap;
 	m.tap_uid = req->tap_uid;
 	net_send(IMSG_NET_SETUP, 0, rtnl, &m, sizeof(m));
+	runnerd_flush();
 	rs->net = RNET_PENDING;
 	rs->tap = req->tap;
 	rs->tap_uid = req->tap_uid;

@@ -167,6 +167,17 @@ runnerd_env_send(uint32_t type, int fd, const void *data, size_t len)
 		log_warn("%s", __func__);
 }
 
+/*
+ * Out now, not when the event loop next runs: envd and netd work on
+ * what a create asks of them while runnerd builds the sandbox.
+ */
+void
+runnerd_flush(void)
+{
+	if (imsg_write(&child_iev_main()->ibuf) == -1)
+		log_warn("%s", __func__);
+}
+
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
 static void
 runnerd_env_announce(struct rsandbox *rs, int gone)

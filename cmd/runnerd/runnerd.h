@@ -115,6 +115,7 @@ struct rsandbox *runnerd_find(const char *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
 void	 runnerd_env_send(uint32_t, int, const void *, size_t);
+void	 runnerd_flush(void);
 
 void	 runnerd_net_ready(struct rsandbox *, int, const char *);
 

@@ -4,11 +4,14 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/${SANDBOXD_BUILD:-build}"
 T=$(mktemp -d /tmp/sbxdemo.XXXXXX)
 NS="sbxdemo$$"
+PEER="sbxdemop$$"
 SOCK="$T/sandboxd.sock"
 PID=
 
 cleanup() {
 	[ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null && sleep 1
+	ip netns pids "$PEER" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$PEER" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$T"
 }
@@ -54,9 +57,37 @@ kill -KILL "$("$B/sandboxctl" -s "$SOCK" -j status | grep '"netd"' |
 sleep 1
 "$B/sandboxctl" -s "$SOCK" status | grep -E '^(NAME|netd)'
 
+say "a peer network: 192.0.2.7 (policy \"ci\" allows 192.0.2.0/24) and 198.51.100.7 (it does not)"
+# A namespace of the demo's own stands in for the network beyond the
+# host; both servers answer on port 22.
+ip netns add "$PEER"
+ip -n "$PEER" link set lo up
+ip -n "$NS" link add demo0 type veth peer name demo1 netns "$PEER"
+ip -n "$NS" addr add 203.0.113.1/30 dev demo0
+ip -n "$NS" link set demo0 up
+ip -n "$PEER" addr add 203.0.113.2/30 dev demo1
+ip -n "$PEER" link set demo1 up
+for a in 192.0.2.7 198.51.100.7; do
+	ip -n "$PEER" addr add $a/32 dev lo
+	ip -n "$NS" route add $a/32 via 203.0.113.2
+done
+ip -n "$PEER" route add 10.200.0.0/16 via 203.0.113.1
+ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=1
+ip netns exec "$PEER" python3 -c '
+import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 22))
+s.listen(8)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"SSH-2.0-demo\r\n")
+    c.close()' &
+echo "  servers up on both"
+
 say "an untrusted job under policy \"ci\": what it could and could not do"
 cat > "$T/job.sh" <<'JOB'
-try() { if sh -c "$2" >/dev/null 2>&1; then echo "  could:     $1"; else echo "  could not: $1"; fi; }
+try() { if (eval "$2") >/dev/null 2>&1; then echo "  could:     $1"; else echo "  could not: $1"; fi; }
 echo "running as $(id -un) (uid $(id -u)) on $(hostname), pid $$"
 try "write its workspace"            'echo data > /workspace/out && test -s /workspace/out'
 try "write /tmp"                     'echo x > /tmp/x'
@@ -65,7 +96,16 @@ try "write into /usr"                'touch /usr/evil'
 try "see the host's processes"       'cat /proc/[0-9]*/comm | grep -qx -e sandboxd -e runnerd -e systemd -e init'
 try "mount a filesystem"             'mount -t tmpfs none /tmp'
 try "become root through su"         'su -c true root </dev/null'
-try "reach any network"              'python3 -c "import socket; socket.create_connection((\"1.1.1.1\", 53), 2)"'
+reach() { python3 -c "import socket; s = socket.create_connection((\"$1\", $2), 2); assert s.recv(64)"; }
+try "reach 192.0.2.7 port 22"        'reach 192.0.2.7 22'
+try "reach 198.51.100.7 port 22"     'reach 198.51.100.7 22'
+gw() { python3 -c 'import socket, struct
+for l in open("/proc/net/route").readlines()[1:]:
+    f = l.split()
+    if f[1] == "00000000":
+        print(socket.inet_ntoa(struct.pack("<L", int(f[2], 16))))'; }
+try "reach the host at its gateway"  'reach $(gw) 22'
+try "reach 1.1.1.1 port 53"          'reach 1.1.1.1 53'
 try "run python3"                    'python3 -c "print(1)"'
 JOB
 ci=$(run_ctl create -p ci)
@@ -73,6 +113,8 @@ run_ctl put "$ci" "$T/job.sh" job.sh
 run_ctl exec "$ci" -- sh job.sh
 echo "  the workspace keeps its files between commands:"
 run_ctl exec "$ci" -- ls -l /workspace
+echo "  its network, and its rules as the kernel holds them (sandboxctl show):"
+run_ctl show "$ci" | sed -n '/^network:/,$p' | sed 's/^/    /'
 run_ctl destroy "$ci"
 
 say "secrets: asked for over the broker channel, never in the environment"
