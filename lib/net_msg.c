@@ -22,7 +22,8 @@ net_check_setup(const struct net_setup *m, char *err, size_t len)
 	if (sbx_check_corr(m->corr, sizeof(m->corr)) == -1 ||
 	    sbx_check_id(m->id, sizeof(m->id)) == -1 ||
 	    memchr(m->policy, '\0', sizeof(m->policy)) == NULL ||
-	    m->policy[0] == '\0' || m->tap > 1)
+	    m->policy[0] == '\0' || m->tap > 1 || m->prepared > 1 ||
+	    (m->tap && m->prepared))
 		return (net_fail(err, len, "net setup"));
 	return (0);
 }
@@ -57,7 +58,7 @@ net_check_ident(const struct net_ident *ni)
 int
 net_check_ready(const struct net_ready *m, char *err, size_t len)
 {
-	if (sbx_check_id(m->id, sizeof(m->id)) == -1 ||
+	if (sbx_check_id(m->id, sizeof(m->id)) == -1 || m->prepared > 1 ||
 	    memchr(m->msg, '\0', sizeof(m->msg)) == NULL ||
 	    (m->error == 0 && net_check_ident(&m->ident) == -1) ||
 	    m->error < 0)

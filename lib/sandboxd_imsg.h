@@ -90,6 +90,7 @@ enum imsg_type {
 	IMSG_NET_SYNC,			/* struct net_sync: one live sandbox */
 	IMSG_NET_SYNC_END,		/* no payload: reconcile now */
 	IMSG_NET_SHOW,			/* struct net_id; peerid: the client */
+	IMSG_NET_PREPARE,		/* struct net_id + NETLINK_ROUTE socket */
 	/* netd -> runnerd, the same way */
 	IMSG_NET_READY,			/* struct net_ready */
 	/* master -> runnerd, no payload */
@@ -360,7 +361,8 @@ struct net_setup {
 	char		id[SBX_ID_SIZE];
 	char		policy[CONF_NAME_SIZE];
 	uint8_t		tap;
-	uint8_t		pad[3];
+	uint8_t		prepared;	/* its link came with NET_PREPARE */
+	uint8_t		pad[2];
 	uint32_t	tap_uid;	/* owner of the tap */
 };
 
@@ -369,8 +371,15 @@ struct net_id {
 	char		id[SBX_ID_SIZE];
 };
 
+/*
+ * The answer to a setup, or with prepared set to a prepare: a veth made
+ * ahead of demand in a spare net namespace, no rules yet, for the next
+ * sandbox, whose id runnerd picked ahead too.
+ */
 struct net_ready {
 	char		id[SBX_ID_SIZE];
+	uint8_t		prepared;
+	uint8_t		pad[3];
 	int32_t		error;		/* 0: up, ident is valid */
 	char		msg[CTL_MSG_SIZE];
 	struct net_ident ident;

@@ -200,6 +200,8 @@ int		 netd_table_init(struct netd *);
 int		 netd_sandbox_up(struct netd *, const char *,
 		    const struct policy_msg *, const struct net_rule_msg *,
 		    size_t, int, int, struct netd_ident *);
+int		 netd_sandbox_prepare(struct netd *, const char *, int, int,
+		    struct netd_ident *);
 int		 netd_sandbox_tap(struct netd *, const char *,
 		    const struct policy_msg *, const struct net_rule_msg *,
 		    size_t, int, uid_t, struct netd_ident *);

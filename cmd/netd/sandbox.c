@@ -118,7 +118,7 @@ static int
 netd_acquire(struct netd *n, const char *id, const struct policy_msg *pol,
     struct netd_ident *ni, int *fresh)
 {
-	if (!pol->has_network) {
+	if (pol != NULL && !pol->has_network) {
 		log_warnx("%s: %s: policy \"%s\" has no network", __func__,
 		    id, pol->name);
 		errno = EINVAL;
@@ -175,6 +175,41 @@ netd_sandbox_up(struct netd *n, const char *id, const struct policy_msg *pol,
 	    -1) {
 		log_warnx("%s: %s: failed, undone", __func__, id);
 		netd_undo(n, &ni, fresh, netnsfd != -1);
+		return (-1);
+	}
+	if (out != NULL)
+		*out = ni;
+	return (0);
+}
+
+/*
+ * Ahead of demand: the identity and the veth, the guest end configured,
+ * no rules (the interface drops everything until netd_sandbox_up adds
+ * them with netnsfd and guestfd -1).
+ */
+int
+netd_sandbox_prepare(struct netd *n, const char *id, int netnsfd,
+    int guestfd, struct netd_ident *out)
+{
+	struct netd_ident	 ni;
+	struct rtnl		*g;
+	int			 fresh, rc;
+
+	if (netd_acquire(n, id, NULL, &ni, &fresh) == -1)
+		return (-1);
+	if (link_veth_add(n->rt, &ni, netnsfd) == -1) {
+		netd_undo(n, &ni, fresh, 0);
+		return (-1);
+	}
+	if ((g = rtnl_fdopen(guestfd)) == NULL)
+		rc = -1;
+	else {
+		rc = link_guest_setup(g, &ni);
+		rtnl_close(g);
+	}
+	if (rc == -1) {
+		log_warnx("%s: %s: failed, undone", __func__, id);
+		netd_undo(n, &ni, fresh, 1);
 		return (-1);
 	}
 	if (out != NULL)

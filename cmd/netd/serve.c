@@ -34,6 +34,7 @@ struct live {
 	RB_ENTRY(live)	 entry;
 	char		 id[SBX_ID_SIZE];
 	uint8_t		 tap;
+	uint8_t		 prepared;	/* a link ahead of demand, no rules */
 };
 RB_HEAD(lives, live);
 
@@ -65,7 +66,7 @@ live_find(const char *id)
 }
 
 static void
-live_add(const char *id, uint8_t tap)
+live_add(const char *id, uint8_t tap, uint8_t prepared)
 {
 	struct live	*l;
 
@@ -77,6 +78,7 @@ live_add(const char *id, uint8_t tap)
 		nlives++;
 	}
 	l->tap = tap;
+	l->prepared = prepared;
 }
 
 static void
@@ -194,6 +196,7 @@ serve_setup(const struct net_setup *m, int fd)
 	struct net_rule_msg		*rules = NULL;
 	struct net_ready		 r;
 	struct netd_ident		 ni;
+	struct live			*l;
 	size_t				 n;
 	int				 nsfd = -1, rc = -1;
 
@@ -205,7 +208,17 @@ serve_setup(const struct net_setup *m, int fd)
 		goto done;
 	}
 	rules = serve_rules(pol->m.name, &n);
-	if (m->tap)
+	if (m->prepared) {
+		/* The link is there: the rules are all that is left. */
+		if ((l = live_find(m->id)) == NULL || !l->prepared) {
+			r.error = ENOENT;
+			strlcpy(r.msg, "no network was prepared for it",
+			    sizeof(r.msg));
+			goto done;
+		}
+		rc = netd_sandbox_up(nd, m->id, &pol->m, rules, n, -1, -1,
+		    &ni);
+	} else if (m->tap)
 		rc = netd_sandbox_tap(nd, m->id, &pol->m, rules, n, fd,
 		    m->tap_uid, &ni);
 	else if ((nsfd = ioctl(fd, SIOCGSKNS)) == -1)
@@ -220,14 +233,47 @@ serve_setup(const struct net_setup *m, int fd)
 		    strerror(r.error));
 	} else {
 		serve_ident(&ni, &r.ident);
-		live_add(m->id, m->tap);
+		live_add(m->id, m->tap, 0);
 		log_debug("%s: %s: %s", __func__, m->id, ni.ifname);
 	}
  done:
 	if (nsfd != -1)
 		close(nsfd);
-	close(fd);
+	if (fd != -1)
+		close(fd);
 	free(rules);
+	serve_send(IMSG_NET_READY, 0, &r, sizeof(r));
+}
+
+/* A veth for the next sandbox, in the net namespace runnerd has ready. */
+static void
+serve_prepare(const struct net_id *m, int fd)
+{
+	struct net_ready	 r;
+	struct netd_ident	 ni;
+	int			 nsfd = -1;
+
+	memset(&r, 0, sizeof(r));
+	strlcpy(r.id, m->id, sizeof(r.id));
+	r.prepared = 1;
+	errno = 0;
+	if (live_find(m->id) != NULL)
+		errno = EEXIST;
+	else if ((nsfd = ioctl(fd, SIOCGSKNS)) == -1)
+		log_warn("%s: %s: the namespace of its socket", __func__,
+		    m->id);
+	else if (netd_sandbox_prepare(nd, m->id, nsfd, fd, &ni) == 0) {
+		serve_ident(&ni, &r.ident);
+		live_add(m->id, 0, 1);
+	}
+	if (r.ident.ifname[0] == '\0') {
+		r.error = errno != 0 ? errno : EIO;
+		snprintf(r.msg, sizeof(r.msg), "netd could not prepare it: %s",
+		    strerror(r.error));
+	}
+	if (nsfd != -1)
+		close(nsfd);
+	close(fd);
 	serve_send(IMSG_NET_READY, 0, &r, sizeof(r));
 }
 
@@ -291,7 +337,7 @@ serve_sync(const struct net_sync *m)
 		log_warnx("%s: sandbox %s: its rules could not be set again",
 		    __func__, m->setup.id);
 	else
-		live_add(m->setup.id, m->setup.tap);
+		live_add(m->setup.id, m->setup.tap, 0);
 	free(rules);
 }
 
@@ -328,7 +374,7 @@ serve_show(const struct net_id *m, uint32_t peerid)
 	size_t			 size = SERVE_SHOW_SIZE, off, chunk;
 	int			 rc = -1;
 
-	if ((l = live_find(m->id)) == NULL ||
+	if ((l = live_find(m->id)) == NULL || l->prepared ||
 	    (ni = ident_find(netd_pool(nd), m->id)) == NULL) {
 		serve_result(peerid, m->corr, ENOENT, "netd holds no network "
 		    "for this sandbox");
@@ -392,15 +438,22 @@ serve_dispatch(struct imsg *imsg)
 	int			 fd = imsg_get_fd(imsg);
 	char			 err[128];
 
-	if (fd != -1 && type != IMSG_NET_SETUP)
+	if (fd != -1 && type != IMSG_NET_SETUP && type != IMSG_NET_PREPARE)
 		fatalx("%s: an fd with imsg %u", __func__, type);
 	switch (type) {
 	case IMSG_NET_SETUP:
 		SERVE_GET(imsg, setup);
 		serve_check(net_check_setup(&setup, err, sizeof(err)), err);
-		if (fd == -1)
-			fatalx("%s: setup without its fd", __func__);
+		if ((fd == -1) != (setup.prepared != 0))
+			fatalx("%s: setup with the wrong fd", __func__);
 		serve_setup(&setup, fd);
+		break;
+	case IMSG_NET_PREPARE:
+		SERVE_GET(imsg, id);
+		serve_check(net_check_id(&id, err, sizeof(err)), err);
+		if (fd == -1)
+			fatalx("%s: prepare without its fd", __func__);
+		serve_prepare(&id, fd);
 		break;
 	case IMSG_NET_TEARDOWN:
 	case IMSG_NET_SHOW:

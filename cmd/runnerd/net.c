@@ -18,6 +18,25 @@
 /* Between IMSG_NET_UP and IMSG_NET_DOWN. */
 static int	 net_available;
 
+/*
+ * The network of the next sandbox, made ahead of demand (DESIGN.md
+ * section 3): a spare net namespace with its veth, the guest end
+ * configured, and an id picked for that sandbox.  Only its rules are
+ * left for the create, which netd adds in microseconds.  A create may
+ * claim it while netd is still making it: netd takes requests in order.
+ */
+enum spare_state {
+	SPARE_NONE = 0,
+	SPARE_PENDING,		/* asked netd */
+	SPARE_READY
+};
+static struct {
+	enum spare_state	 state;
+	char			 id[SBX_ID_SIZE];
+	int			 netns;
+} spare = { SPARE_NONE, "", -1 };
+static struct event	 ev_prepare;
+
 static void
 net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
     size_t len)
@@ -25,6 +44,92 @@ net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
 	if (imsgev_compose(child_iev_main(), type, peerid, 0, fd, data,
 	    len) == -1)
 		log_warn("%s", __func__);
+}
+
+/* Does any policy give a network? */
+static int
+net_configured(void)
+{
+	struct conf_policy	*p;
+
+	if (runnerd_conf == NULL)
+		return (0);
+	TAILQ_FOREACH(p, &runnerd_conf->policies, entry)
+		if (p->m.has_network)
+			return (1);
+	return (0);
+}
+
+/* Ask netd for the next sandbox's veth, when there is none. */
+void
+net_prepare(void)
+{
+	struct net_id	 m;
+	char		 err[CTL_MSG_SIZE];
+	int		 rtnl;
+
+	if (!net_available || spare.state != SPARE_NONE ||
+	    !net_configured())
+		return;
+	if (sandbox_net_take(&spare.netns, &rtnl, err, sizeof(err)) == -1) {
+		log_warnx("%s: %s", __func__, err);
+		return;
+	}
+	/* Sandboxes without a network want one made ahead too. */
+	sandbox_spare();
+	runnerd_new_id(spare.id);
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.id, spare.id, sizeof(m.id));
+	net_send(IMSG_NET_PREPARE, 0, rtnl, &m, sizeof(m));
+	spare.state = SPARE_PENDING;
+}
+
+static void
+net_prepare_cb(int fd, short event, void *arg)
+{
+	net_prepare();
+}
+
+/* When the event loop is next idle: after this request's work. */
+void
+net_prepare_soon(void)
+{
+	struct timeval	 tv = { 0, 0 };
+
+	if (!evtimer_initialized(&ev_prepare))
+		evtimer_set(&ev_prepare, net_prepare_cb, NULL);
+	if (!evtimer_pending(&ev_prepare, NULL))
+		evtimer_add(&ev_prepare, &tv);
+}
+
+/* Forget the spare; teardown: tell netd too (a clean stop). */
+void
+net_spare_drop(int teardown)
+{
+	struct net_id	 m;
+
+	if (spare.state == SPARE_NONE)
+		return;
+	if (teardown) {
+		memset(&m, 0, sizeof(m));
+		strlcpy(m.id, spare.id, sizeof(m.id));
+		net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
+	}
+	close(spare.netns);
+	spare.netns = -1;
+	spare.state = SPARE_NONE;
+}
+
+/* A veth sandbox may take the spare's id; 1 if it did. */
+int
+net_claim(const struct policy_msg *pol, const struct sbx_create_req *req,
+    char *id)
+{
+	if (!pol->has_network || req->tap || spare.state == SPARE_NONE ||
+	    runnerd_find(spare.id) != NULL)
+		return (0);
+	strlcpy(id, spare.id, SBX_ID_SIZE);
+	return (1);
 }
 
 /*
@@ -51,9 +156,17 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 		snprintf(err, len, "netd is not running; try again");
 		return (-1);
 	}
-	if (!req->tap && sandbox_net_take(netns, &rtnl, err, len) == -1)
-		return (-1);
 	memset(&m, 0, sizeof(m));
+	if (spare.state != SPARE_NONE && strcmp(rs->sb.id, spare.id) == 0) {
+		/* Claimed: its namespace is this sandbox's. */
+		*netns = spare.netns;
+		spare.netns = -1;
+		spare.state = SPARE_NONE;
+		m.prepared = 1;
+		net_prepare_soon();
+	} else if (!req->tap && sandbox_net_take(netns, &rtnl, err, len) ==
+	    -1)
+		return (-1);
 	strlcpy(m.corr, rs->corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
 	strlcpy(m.policy, pol->name, sizeof(m.policy));
@@ -88,6 +201,18 @@ net_ready(const struct net_ready *r)
 	struct rsandbox	*rs;
 	char		 a[16];
 
+	if (r->prepared) {
+		/* Claimed meanwhile: the create's own answer follows. */
+		if (spare.state != SPARE_PENDING ||
+		    strcmp(r->id, spare.id) != 0)
+			return;
+		if (r->error != 0) {
+			log_warnx("no network ahead of demand: %s", r->msg);
+			net_spare_drop(0);
+		} else
+			spare.state = SPARE_READY;
+		return;
+	}
 	if ((rs = runnerd_find(r->id)) == NULL || rs->net != RNET_PENDING)
 		return;		/* gone meanwhile; its teardown went out */
 	if (r->error != 0) {
@@ -116,6 +241,8 @@ net_up(void)
 	struct net_sync	 m;
 	size_t		 n = 0;
 
+	/* The spare is not live: netd removes it with the rest. */
+	net_spare_drop(0);
 	net_available = 1;
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes) {
 		if (rs->net != RNET_UP)
@@ -133,6 +260,7 @@ net_up(void)
 	}
 	net_send(IMSG_NET_SYNC_END, 0, -1, NULL, 0);
 	log_info("netd is up: told it of %zu live sandboxes", n);
+	net_prepare();
 }
 
 /* netd went away: what it was setting up will not come. */
@@ -142,6 +270,7 @@ net_down(void)
 	struct rsandbox	*rs, *next;
 
 	net_available = 0;
+	net_spare_drop(0);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->net == RNET_PENDING) {
 			rs->net = RNET_NONE;

@@ -73,7 +73,7 @@ runnerd_find(const char *id)
 	return (RB_FIND(rsandbox_tree, &rsandboxes, &key));
 }
 
-static void
+void
 runnerd_new_id(char *id)
 {
 	unsigned char	 rnd[8];
@@ -213,7 +213,9 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	}
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
-	runnerd_new_id(rs->sb.id);
+	/* The id of the network made ahead, if this sandbox can take it. */
+	if (!net_claim(&(*polp)->m, req, rs->sb.id))
+		runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
 	rs->sb.policy = (*polp)->m;
 	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
@@ -293,6 +295,7 @@ runnerd_teardown(struct rsandbox *rs)
 	runnerd_env_announce(rs, 1);
 	net_end(rs);
 	sandbox_destroy(&rs->sb, keep);
+	net_prepare_soon();
 	uid_free(&runnerd_conf->global, rs->sb.uid);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
 	    keep ? ", workspace kept" : "");
@@ -722,6 +725,8 @@ runnerd_shutdown(void)
 	runnerd_bury(-1, 0, NULL);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
+	net_spare_drop(1);
+	runnerd_flush();
 	sandbox_shutdown();
 }
 

@@ -118,6 +118,7 @@ void	 runnerd_env_send(uint32_t, int, const void *, size_t);
 void	 runnerd_flush(void);
 
 void	 runnerd_net_ready(struct rsandbox *, int, const char *);
+void	 runnerd_new_id(char *);
 
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
@@ -127,6 +128,11 @@ void	 net_ready(const struct net_ready *);
 void	 net_up(void);
 void	 net_down(void);
 int	 net_show(struct rsandbox *, uint32_t, const char *);
+void	 net_prepare(void);
+void	 net_prepare_soon(void);
+int	 net_claim(const struct policy_msg *, const struct sbx_create_req *,
+	    char *);
+void	 net_spare_drop(int);
 
 /* exec.c */
 int	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);

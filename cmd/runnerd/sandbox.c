@@ -156,6 +156,12 @@ sandbox_spare_close(void)
 	sbx_spare_netns = sbx_spare_rtnl = -1;
 }
 
+void
+sandbox_spare(void)
+{
+	sandbox_spare_netns();
+}
+
 int
 sandbox_net_take(int *netns, int *rtnl, char *err, size_t len)
 {

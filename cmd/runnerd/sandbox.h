@@ -117,6 +117,8 @@ void	sandbox_destroy(struct sandbox *, int);
  * now if none is ready.  The caller owns both.
  */
 int	sandbox_net_take(int *, int *, char *, size_t);
+/* Make the net namespace of the next create now, if there is none. */
+void	sandbox_spare(void);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
 /* At a clean stop, after every sandbox is destroyed. */

@@ -294,7 +294,7 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	    type == IMSG_ENV_READY)))
 		return (relay_env(imsg));
 	if (c->id == PROC_RUNNERD && type >= IMSG_NET_SETUP &&
-	    type <= IMSG_NET_SHOW)
+	    type <= IMSG_NET_PREPARE)
 		return (relay_net(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||

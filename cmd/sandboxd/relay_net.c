@@ -27,9 +27,11 @@ relay_net_unavailable(uint32_t type, uint32_t peerid, const void *data,
 	struct net_ready	 r;
 	struct ctl_result	 res;
 
-	if (type == IMSG_NET_SETUP) {
+	if (type == IMSG_NET_SETUP || type == IMSG_NET_PREPARE) {
 		memset(&r, 0, sizeof(r));
-		strlcpy(r.id, s->id, sizeof(r.id));
+		strlcpy(r.id, type == IMSG_NET_SETUP ? s->id : i->id,
+		    sizeof(r.id));
+		r.prepared = type == IMSG_NET_PREPARE;
 		r.error = EAGAIN;
 		strlcpy(r.msg, why, sizeof(r.msg));
 		children_send(PROC_RUNNERD, IMSG_NET_READY, -1, &r, sizeof(r));
@@ -55,9 +57,13 @@ relay_net_check(struct imsg *imsg, int fd, char *err, size_t len)
 		if (EXACT(struct net_setup) == -1 ||
 		    net_check_setup(d, err, len) == -1)
 			return (-1);
-		/* A veth comes with its netlink socket, a tap without. */
-		return ((((const struct net_setup *)d)->tap == 0) ==
+		/* A veth comes with its netlink socket, unless prepared. */
+		return ((((const struct net_setup *)d)->tap == 0 &&
+		    ((const struct net_setup *)d)->prepared == 0) ==
 		    (fd != -1) ? 0 : -1);
+	case IMSG_NET_PREPARE:
+		return (fd == -1 || EXACT(struct net_id) == -1 ? -1 :
+		    net_check_id(d, err, len));
 	case IMSG_NET_TEARDOWN:
 	case IMSG_NET_SHOW:
 		return (fd != -1 || EXACT(struct net_id) == -1 ? -1 :

@@ -18,6 +18,11 @@ count_links() { ip -n $NS -o link | grep -c ': sbx' ; }
 # Elements and counters of any sandbox interface, counted by name.
 count_ours() { nft_tbl | grep -o 'sbx[0-9a-f]\{8\}' | sort -u | wc -l; }
 
+# runnerd has the next sandbox's veth made ahead of demand, in a net
+# namespace of its own, with no rules: its interface drops everything.
+check "one veth is made ahead of demand" wait_for 5 \
+    sh -c "[ \$(ip -n $NS -o link | grep -c ': sbx') = 1 ]"
+is "$(count_ours)" 0 "with no element in the table"
 links0=$(count_links); ours0=$(count_ours)
 routes0=$(ip -n $NS route | wc -l); routes60=$(ip -n $NS -6 route | wc -l)
 addrs0=$(ip -n $NS -o addr | wc -l)
