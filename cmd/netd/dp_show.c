@@ -201,18 +201,17 @@ static void
 dp_show_ident(struct dp_out *o, const struct netd_ident *ni)
 {
 	char		 g[INET_ADDRSTRLEN], gw[INET_ADDRSTRLEN];
-	char		 g6[INET6_ADDRSTRLEN], gw6[INET6_ADDRSTRLEN];
+	char		 g6[INET6_ADDRSTRLEN];
 	const uint8_t	*m = ni->guest_mac;
 
 	inet_ntop(AF_INET, &ni->guest, g, sizeof(g));
 	inet_ntop(AF_INET, &ni->gw, gw, sizeof(gw));
 	inet_ntop(AF_INET6, &ni->guest6, g6, sizeof(g6));
-	inet_ntop(AF_INET6, &ni->gw6, gw6, sizeof(gw6));
 	dp_out(o, "# sandbox %s interface %s\n", ni->id, ni->ifname);
 	dp_out(o, "# guest %s/%d gateway %s mac "
 	    "%02x:%02x:%02x:%02x:%02x:%02x\n", g, NETD_PLEN, gw,
 	    m[0], m[1], m[2], m[3], m[4], m[5]);
-	dp_out(o, "# guest %s/%d gateway %s\n", g6, NETD_PLEN6, gw6);
+	dp_out(o, "# guest %s/%d\n", g6, NETD_PLEN6);
 }
 
 /*

@@ -169,8 +169,9 @@ serve_rules(const char *policy, size_t *n)
 	return (v);
 }
 
+/* A veth guest's IPv6 gateway is fe80::1; a tap's, its /126's first. */
 static void
-serve_ident(const struct netd_ident *ni, struct net_ident *o)
+serve_ident(const struct netd_ident *ni, int tap, struct net_ident *o)
 {
 	memset(o, 0, sizeof(*o));
 	strlcpy(o->ifname, ni->ifname, sizeof(o->ifname));
@@ -178,7 +179,13 @@ serve_ident(const struct netd_ident *ni, struct net_ident *o)
 	memcpy(o->guest, &ni->guest, sizeof(o->guest));
 	memcpy(o->gateway, &ni->gw, sizeof(o->gateway));
 	memcpy(o->guest6, &ni->guest6, sizeof(o->guest6));
-	memcpy(o->gateway6, &ni->gw6, sizeof(o->gateway6));
+	if (tap)
+		memcpy(o->gateway6, &ni->gw6, sizeof(o->gateway6));
+	else {
+		o->gateway6[0] = 0xfe;
+		o->gateway6[1] = 0x80;
+		o->gateway6[15] = 1;
+	}
 	o->plen = NETD_PLEN;
 	o->plen6 = NETD_PLEN6;
 	memcpy(o->mac, ni->guest_mac, sizeof(o->mac));
@@ -232,7 +239,7 @@ serve_setup(const struct net_setup *m, int fd)
 		snprintf(r.msg, sizeof(r.msg), "netd could not set it up: %s",
 		    strerror(r.error));
 	} else {
-		serve_ident(&ni, &r.ident);
+		serve_ident(&ni, m->tap, &r.ident);
 		live_add(m->id, m->tap, 0);
 		log_debug("%s: %s: %s", __func__, m->id, ni.ifname);
 	}
@@ -263,7 +270,7 @@ serve_prepare(const struct net_id *m, int fd)
 		log_warn("%s: %s: the namespace of its socket", __func__,
 		    m->id);
 	else if (netd_sandbox_prepare(nd, m->id, nsfd, fd, &ni) == 0) {
-		serve_ident(&ni, &r.ident);
+		serve_ident(&ni, 0, &r.ident);
 		live_add(m->id, 0, 1);
 	}
 	if (r.ident.ifname[0] == '\0') {
@@ -383,7 +390,7 @@ serve_show(const struct net_id *m, uint32_t peerid)
 	memset(&info, 0, sizeof(info));
 	strlcpy(info.id, m->id, sizeof(info.id));
 	info.tap = l->tap;
-	serve_ident(ni, &info.ident);
+	serve_ident(ni, l->tap, &info.ident);
 	memcpy(info.resolver, &conf->global.resolver.addr.v4,
 	    sizeof(info.resolver));
 	(void)dp_counter_read(netd_dp(nd), ni->ifname, &info.packets,
