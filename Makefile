@@ -59,6 +59,7 @@ $(foreach p,${PROGS},$(eval $(call prog_rule,$(p))))
 $B/regress/runnerd/sandbox_test: $(wildcard cmd/runnerd/*.[ch])
 $B/regress/workspace/workspace_test: $(wildcard cmd/runnerd/workspace.[ch])
 $B/regress/netd/netd_test: $(wildcard cmd/netd/*.[ch])
+$B/regress/dnspind/dns_test: $(wildcard cmd/dnspind/*.[ch])
 
 $B/regress/%: regress/%.c $B/libsandboxd.a
 	@mkdir -p $(@D)
@@ -85,11 +86,16 @@ fuzz: deps
 	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
 	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
 	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
+	${FUZZ_CC} -Icmd/dnspind -o $B/fuzz/fuzz_dns regress/fuzz/fuzz_dns.c \
+	    cmd/dnspind/dns.c cmd/dnspind/dns_wire.c cmd/dnspind/dns_answer.c \
+	    cmd/dnspind/dns_name.c ${PKG_LIBS}
 	@mkdir -p $B/fuzz/corpus-fuzz_config
 	cp regress/config/ok/*.in etc/sandboxd.conf $B/fuzz/corpus-fuzz_config/
 	@mkdir -p $B/fuzz/corpus-fuzz_broker
 	cp regress/fuzz/broker/*.frame $B/fuzz/corpus-fuzz_broker/
-	for f in fuzz_imsg fuzz_sbx_msg fuzz_broker fuzz_config; do \
+	@mkdir -p $B/fuzz/corpus-fuzz_dns
+	cp regress/fuzz/dns/*.bin $B/fuzz/corpus-fuzz_dns/
+	for f in fuzz_imsg fuzz_sbx_msg fuzz_broker fuzz_config fuzz_dns; do \
 		mkdir -p $B/fuzz/corpus-$$f; \
 		$B/fuzz/$$f -max_total_time=${FUZZ_SECONDS} \
 		    $B/fuzz/corpus-$$f || exit 1; done
