@@ -95,7 +95,18 @@ enum imsg_type {
 	IMSG_NET_READY,			/* struct net_ready */
 	/* master -> runnerd, no payload */
 	IMSG_NET_UP,			/* netd or runnerd (re)started: sync */
-	IMSG_NET_DOWN			/* netd gone: pending setups fail */
+	IMSG_NET_DOWN,			/* netd gone: pending setups fail */
+
+	/* master -> dnspind */
+	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */
+	/* runnerd -> dnspind, checked and relayed by the master */
+	IMSG_DNS_SANDBOX,		/* struct dns_sandbox: its network is up */
+	IMSG_DNS_SANDBOX_GONE,		/* struct dns_sandbox */
+	/* master -> runnerd, no payload */
+	IMSG_DNS_UP,			/* dnspind (re)started: announce all */
+	/* dnspind -> netd, and the answer back, through the master */
+	IMSG_DNS_PIN,			/* struct dns_pin_req */
+	IMSG_DNS_PINNED			/* struct dns_pin_ack */
 };
 
 #define CTL_MSG_SIZE		256
@@ -399,6 +410,44 @@ struct sbx_net_info {
 	uint8_t		resolver[4];
 	uint64_t	packets;	/* egress, the named counter */
 	uint64_t	bytes;
+};
+
+/* The resolver's listening sockets, which only the master may bind. */
+struct dns_socket {
+	uint32_t	proto;		/* IPPROTO_UDP or IPPROTO_TCP */
+};
+
+/* A sandbox dnspind answers: queries from its addresses are its. */
+struct dns_sandbox {
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint8_t		guest[4];	/* network order */
+	uint8_t		guest6[16];
+};
+
+#define DNS_PIN_MAX		32
+
+/* address . proto . port, for ttl seconds (the floor applied). */
+struct dns_pin {
+	uint8_t		af;		/* AF_INET, AF_INET6 */
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP */
+	uint16_t	port;		/* host order */
+	uint32_t	ttl;
+	uint8_t		addr[16];	/* 4 used for AF_INET */
+};
+
+/* One answer's pins; the answer waits for the ack. */
+struct dns_pin_req {
+	uint64_t	token;		/* dnspind's, echoed */
+	char		id[SBX_ID_SIZE];
+	uint32_t	count;		/* 1 to DNS_PIN_MAX */
+	struct dns_pin	pins[DNS_PIN_MAX];
+};
+
+struct dns_pin_ack {
+	uint64_t	token;
+	char		id[SBX_ID_SIZE];
+	int32_t		error;		/* 0: every pin is in */
 };
 
 struct reconf_done {

@@ -1,13 +1,23 @@
 /*
  * dnspind: the resolver that pins what it answers.  Runs as
- * _sbxdnspind in a chroot with no capabilities; talks to the master on fd 3.
+ * _sbxdnspind in a chroot with no capabilities; talks to the master on
+ * fd 3, from which it gets the resolver's sockets (only the master may
+ * bind them), the sandboxes (from runnerd) and netd's pin acks.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "child.h"
+#include "dns_msg.h"
+#include "dnspind.h"
 #include "log.h"
 
-static struct sandboxd_conf	*dnspind_conf;
+struct sandboxd_conf	*dnspind_conf;
 
 static void
 dnspind_conf_apply(struct sandboxd_conf *conf)
@@ -17,14 +27,76 @@ dnspind_conf_apply(struct sandboxd_conf *conf)
 	dnspind_conf = conf;
 }
 
+/* From the master a malformed message means a bug or worse: stop. */
+static void
+dnspind_get(struct imsg *imsg, void *p, size_t len)
+{
+	if (imsg_get_data(imsg, p, len) == -1)
+		fatalx("dnspind_dispatch_main: bad length for imsg %u",
+		    imsg_get_type(imsg));
+}
+
+static void
+dnspind_check(int rc, const char *err)
+{
+	if (rc == -1)
+		fatalx("dnspind_dispatch_main: %s", err);
+}
+
 static int
 dnspind_dispatch_main(struct imsg *imsg)
 {
-	return (-1);
+	struct dns_socket	 so;
+	struct dns_sandbox	 sb;
+	struct dns_pin_ack	 ack;
+	uint32_t		 type = imsg_get_type(imsg);
+	int			 fd = imsg_get_fd(imsg);
+	char			 err[128];
+
+	if (dnspind_conf == NULL)
+		fatalx("%s: request before any config", __func__);
+	if ((fd != -1) != (type == IMSG_DNS_SOCKET))
+		fatalx("%s: imsg %u with the wrong fd", __func__, type);
+	switch (type) {
+	case IMSG_DNS_SOCKET:
+		dnspind_get(imsg, &so, sizeof(so));
+		dnspind_check(dns_check_socket(&so, err, sizeof(err)), err);
+		if (so.proto == IPPROTO_UDP)
+			resolve_udp_socket(fd);
+		else
+			tcp_socket(fd);
+		break;
+	case IMSG_DNS_SANDBOX:
+	case IMSG_DNS_SANDBOX_GONE:
+		dnspind_get(imsg, &sb, sizeof(sb));
+		dnspind_check(dns_check_sandbox(&sb, err, sizeof(err)), err);
+		if (type == IMSG_DNS_SANDBOX)
+			sandboxes_add(&sb);
+		else
+			sandboxes_del(sb.id);
+		break;
+	case IMSG_DNS_PINNED:
+		dnspind_get(imsg, &ack, sizeof(ack));
+		dnspind_check(dns_check_pin_ack(&ack, err, sizeof(err)), err);
+		resolve_pinned(&ack);
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+/* jansson, for the audit lines, would read /dev/urandom in the chroot. */
+static void
+dnspind_preinit(void)
+{
+	json_object_seed(arc4random() | 1);
 }
 
 static const struct child_ops dnspind_ops = {
 	.name = "dnspind",
+	.fdpass = 1,
+	.preinit = dnspind_preinit,
 	.conf_apply = dnspind_conf_apply,
 	.dispatch_main = dnspind_dispatch_main,
 };

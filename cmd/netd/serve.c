@@ -21,6 +21,7 @@
 
 #include "child.h"
 #include "log.h"
+#include "dns_msg.h"
 #include "net_msg.h"
 #include "serve.h"
 
@@ -370,6 +371,40 @@ serve_sync_end(void)
 	    nlives);
 }
 
+/*
+ * dnspind's pins for one answer, in one batch; the answer is released
+ * when this is acknowledged.  The datapath refuses a port that no
+ * allow name rule of the sandbox names.
+ */
+static void
+serve_pin(const struct dns_pin_req *m)
+{
+	const struct netd_ident	*ni;
+	struct netd_pin		 pins[DNS_PIN_MAX];
+	struct dns_pin_ack	 ack;
+	struct live		*l;
+	uint32_t		 i;
+
+	memset(&ack, 0, sizeof(ack));
+	ack.token = m->token;
+	strlcpy(ack.id, m->id, sizeof(ack.id));
+	memset(pins, 0, sizeof(pins));
+	for (i = 0; i < m->count; i++) {
+		pins[i].af = m->pins[i].af;
+		pins[i].proto = m->pins[i].proto;
+		pins[i].port = m->pins[i].port;
+		pins[i].ttl = m->pins[i].ttl;
+		memcpy(&pins[i].addr, m->pins[i].addr, m->pins[i].af ==
+		    AF_INET ? 4 : 16);
+	}
+	if ((l = live_find(m->id)) == NULL || l->prepared ||
+	    (ni = ident_find(netd_pool(nd), m->id)) == NULL)
+		ack.error = ENOENT;
+	else if (dp_pin_batch(netd_dp(nd), ni->ifname, pins, m->count) == -1)
+		ack.error = errno != 0 ? errno : EIO;
+	serve_send(IMSG_DNS_PINNED, 0, &ack, sizeof(ack));
+}
+
 /* netd's part of `sandboxctl show`; the reply ends here. */
 static void
 serve_show(const struct net_id *m, uint32_t peerid)
@@ -440,6 +475,7 @@ serve_dispatch(struct imsg *imsg)
 {
 	struct net_setup	 setup;
 	struct net_sync		 sync;
+	struct dns_pin_req	 pin;
 	struct net_id		 id;
 	uint32_t		 type = imsg_get_type(imsg);
 	int			 fd = imsg_get_fd(imsg);
@@ -475,6 +511,11 @@ serve_dispatch(struct imsg *imsg)
 		SERVE_GET(imsg, sync);
 		serve_check(net_check_sync(&sync, err, sizeof(err)), err);
 		serve_sync(&sync);
+		break;
+	case IMSG_DNS_PIN:
+		SERVE_GET(imsg, pin);
+		serve_check(dns_check_pin_req(&pin, err, sizeof(err)), err);
+		serve_pin(&pin);
 		break;
 	case IMSG_NET_SYNC_END:
 		if (imsg_get_len(imsg) != 0)

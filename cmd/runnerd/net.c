@@ -180,6 +180,32 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 	return (0);
 }
 
+/* Tell dnspind whose queries come from the sandbox's addresses. */
+static void
+net_dns_announce(struct rsandbox *rs, int gone)
+{
+	struct dns_sandbox	 m;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	strlcpy(m.policy, rs->sb.policy.name, sizeof(m.policy));
+	memcpy(m.guest, rs->net_ident.guest, sizeof(m.guest));
+	memcpy(m.guest6, rs->net_ident.guest6, sizeof(m.guest6));
+	net_send(gone ? IMSG_DNS_SANDBOX_GONE : IMSG_DNS_SANDBOX, 0, -1, &m,
+	    sizeof(m));
+}
+
+/* A new dnspind knows nothing: tell it of every sandbox with a network. */
+void
+net_dns_up(void)
+{
+	struct rsandbox	*rs;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		if (rs->net == RNET_UP)
+			net_dns_announce(rs, 0);
+}
+
 /* The sandbox goes: so does its network, whatever state it was in. */
 void
 net_end(struct rsandbox *rs)
@@ -188,6 +214,8 @@ net_end(struct rsandbox *rs)
 
 	if (rs->net == RNET_NONE)
 		return;
+	if (rs->net == RNET_UP)
+		net_dns_announce(rs, 1);
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, rs->corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
@@ -227,6 +255,7 @@ net_ready(const struct net_ready *r)
 	    r->ident.guest[1], r->ident.guest[2], r->ident.guest[3]);
 	log_debug("sandbox %s: network up: %s %s", rs->sb.id,
 	    r->ident.ifname, a);
+	net_dns_announce(rs, 0);
 	runnerd_net_ready(rs, 0, "");
 }
 

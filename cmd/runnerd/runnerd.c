@@ -682,6 +682,11 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_NET_DOWN:
 		runnerd_dispatch_net(imsg);
 		break;
+	case IMSG_DNS_UP:
+		if (imsg_get_len(imsg) != 0 || imsg_get_fd(imsg) != -1)
+			fatalx("%s: bad IMSG_DNS_UP", __func__);
+		net_dns_up();
+		break;
 	default:
 		return (-1);
 	}

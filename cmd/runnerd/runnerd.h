@@ -129,6 +129,7 @@ void	 net_up(void);
 void	 net_down(void);
 int	 net_show(struct rsandbox *, uint32_t, const char *);
 void	 net_prepare(void);
+void	 net_dns_up(void);
 void	 net_prepare_soon(void);
 int	 net_claim(const struct policy_msg *, const struct sbx_create_req *,
 	    char *);

@@ -296,6 +296,11 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && type >= IMSG_NET_SETUP &&
 	    type <= IMSG_NET_PREPARE)
 		return (relay_net(imsg));
+	if ((c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
+	    type == IMSG_DNS_SANDBOX_GONE)) ||
+	    (c->id == PROC_DNSPIND && type == IMSG_DNS_PIN) ||
+	    (c->id == PROC_NETD && type == IMSG_DNS_PINNED))
+		return (relay_dns(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
 	    type == IMSG_CTL_RESULT))
@@ -316,6 +321,13 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		if ((c->id == PROC_NETD && children_running(PROC_RUNNERD)) ||
 		    (c->id == PROC_RUNNERD && children_running(PROC_NETD)))
 			children_send(PROC_RUNNERD, IMSG_NET_UP, -1, NULL, 0);
+		/* A new dnspind: its sockets, then every sandbox. */
+		if (c->id == PROC_DNSPIND)
+			resolver_send();
+		if ((c->id == PROC_DNSPIND &&
+		    children_running(PROC_RUNNERD)) ||
+		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))
+			children_send(PROC_RUNNERD, IMSG_DNS_UP, -1, NULL, 0);
 		break;
 	case IMSG_RECONF_DONE:
 		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)

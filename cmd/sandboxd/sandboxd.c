@@ -236,6 +236,7 @@ main(int argc, char *argv[])
 	    -1)
 		fatalx("control socket %s", sbx->sockpath);
 	control_listen();
+	resolver_open(&sbx->conf->global);
 	children_start();
 	log_info("started, config generation %llu",
 	    (unsigned long long)sbx->generation);

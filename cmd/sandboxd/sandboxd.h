@@ -70,6 +70,14 @@ int	 children_running(enum proc_id);
 /* relay_env.c */
 int	 relay_env(struct imsg *);
 
+/* relay_dns.c */
+int	 relay_dns(struct imsg *);
+
+/* resolver.c */
+void	 resolver_open(const struct conf_global_msg *);
+void	 resolver_close(void);
+void	 resolver_send(void);
+
 /* relay_net.c */
 int	 relay_net(struct imsg *);
 int	 relay_net_reply(struct imsg *);

@@ -1,0 +1,49 @@
+/* dnspind: shared state between its files. */
+#ifndef DNSPIND_H
+#define DNSPIND_H
+
+#include <sys/socket.h>
+#include <sys/tree.h>
+
+#include <event.h>
+
+#include "conf.h"
+#include "dns.h"
+#include "sandboxd_imsg.h"
+
+#define DNSPIND_QUERIES_MAX	4096	/* in flight, all sandboxes */
+#define DNSPIND_TCP_MAX		256	/* client connections */
+#define DNSPIND_TCP_WAIT_MS	10000	/* for a whole query */
+
+extern struct sandboxd_conf	*dnspind_conf;
+
+/* A sandbox whose queries dnspind answers, by its addresses. */
+struct dsandbox {
+	RB_ENTRY(dsandbox)	 by_addr4;
+	RB_ENTRY(dsandbox)	 by_addr6;
+	RB_ENTRY(dsandbox)	 by_id;
+	struct dns_sandbox	 m;
+};
+
+/* sandboxes.c */
+void		 sandboxes_add(const struct dns_sandbox *);
+void		 sandboxes_del(const char *);
+const struct dsandbox *sandboxes_from(const struct sockaddr_storage *);
+const struct dsandbox *sandboxes_find(const char *);
+
+/* resolve.c: a query's way from a sandbox to the upstream and back */
+struct query;
+typedef void	(*query_reply_fn)(void *, const uint8_t *, size_t);
+void		 resolve_udp_socket(int);
+/* A query from a client; reply is called once, or never if dropped. */
+void		 resolve_query(const struct sockaddr_storage *, const uint8_t *,
+		    size_t, int, query_reply_fn, void *);
+void		 resolve_cancel(void *);
+void		 resolve_pinned(const struct dns_pin_ack *);
+void		 resolve_audit(const char *, const char *, const char *,
+		    const char *);
+
+/* tcp.c */
+void		 tcp_socket(int);
+
+#endif

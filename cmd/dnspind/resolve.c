@@ -1,0 +1,483 @@
+/*
+ * A query's way: from a sandbox (its source address says which), past
+ * the policy's name allowlist, to the upstreams in turn with an id and
+ * a source port of its own, back through the answer parser, into the
+ * sandbox's pin sets through netd, and only then to the sandbox.  An
+ * unknown source or an unlisted name is REFUSED here and never leaves;
+ * an answer whose pins netd did not take is not released (SERVFAIL).
+ */
+#include <sys/socket.h>
+#include <sys/queue.h>
+#include <netinet/in.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "dnspind.h"
+#include "log.h"
+
+#define RESOLVE_PORTS_MAX	16
+#define RESOLVE_UDP_MAX		65535
+
+struct query {
+	TAILQ_ENTRY(query)	 entry;
+	uint64_t		 token;
+	char			 sandbox[SBX_ID_SIZE];
+	struct dns_query	 q;
+	uint8_t			*raw;		/* as the client sent it */
+	size_t			 rawlen;
+	struct sockaddr_storage	 from;		/* UDP: where to answer */
+	socklen_t		 fromlen;
+	query_reply_fn		 reply;		/* TCP: how to answer */
+	void			*arg;
+	struct dns_port		 ports[RESOLVE_PORTS_MAX];
+	size_t			 nports;
+	int			 upidx;		/* the upstream asked */
+	int			 upfd;
+	uint16_t		 upid;
+	struct event		 ev_up;
+	struct event		 ev_timeout;
+	uint8_t			*ans;		/* held while netd pins */
+	size_t			 anslen;
+};
+
+static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
+static size_t			 nqueries;
+static uint64_t			 next_token;
+static int			 udp_fd = -1;
+static struct event		 ev_udp;
+static uint8_t			 pktbuf[RESOLVE_UDP_MAX];
+/* netd pins in well under a millisecond; this is for a netd gone. */
+static struct timeval		 pin_wait = { 2, 0 };
+
+static void	resolve_upstream(struct query *);
+
+/* One audit line per refusal and per pin; names only, never more. */
+void
+resolve_audit(const char *event, const char *sandbox, const char *name,
+    const char *detail)
+{
+	json_t	*a;
+	char	*s;
+
+	a = json_pack("{s:s, s:s, s:s, s:s}", "audit", event, "sandbox",
+	    sandbox, "name", name, "detail", detail);
+	if (a == NULL || (s = json_dumps(a, JSON_COMPACT |
+	    JSON_SORT_KEYS)) == NULL)
+		fatalx("%s: json", __func__);
+	log_info("audit %s", s);
+	free(s);
+	json_decref(a);
+}
+
+static void
+query_free(struct query *qr)
+{
+	TAILQ_REMOVE(&queries, qr, entry);
+	nqueries--;
+	if (qr->upfd != -1) {
+		event_del(&qr->ev_up);
+		close(qr->upfd);
+	}
+	if (evtimer_initialized(&qr->ev_timeout))
+		evtimer_del(&qr->ev_timeout);
+	free(qr->raw);
+	free(qr->ans);
+	free(qr);
+}
+
+static void
+query_send(struct query *qr, const uint8_t *buf, size_t len)
+{
+	if (qr->reply != NULL)
+		qr->reply(qr->arg, buf, len);
+	else if (sendto(udp_fd, buf, len, 0, (struct sockaddr *)&qr->from,
+	    qr->fromlen) == -1)
+		log_debug("%s: sendto: %s", __func__, strerror(errno));
+}
+
+/* Answer with an rcode of our own and forget the query. */
+static void
+query_fail(struct query *qr, unsigned int rcode)
+{
+	uint8_t	 buf[DNS_QUERY_MAX + DNS_OPT_LEN];
+	ssize_t	 n;
+
+	if ((n = dns_build_rcode(&qr->q, rcode, buf, sizeof(buf))) > 0)
+		query_send(qr, buf, n);
+	query_free(qr);
+}
+
+/*
+ * The answer, with the client's id back.  Over UDP, one the client
+ * cannot take goes as an empty truncated one: it asks again over TCP.
+ */
+static void
+query_answer(struct query *qr, uint8_t *ans, size_t len)
+{
+	uint8_t	 buf[DNS_QUERY_MAX + DNS_OPT_LEN];
+	ssize_t	 n;
+
+	dns_set_id(ans, len, qr->q.id);
+	if (qr->reply == NULL && len > dns_query_udp_max(&qr->q)) {
+		if ((n = dns_build_tc(&qr->q, buf, sizeof(buf))) > 0)
+			query_send(qr, buf, n);
+	} else
+		query_send(qr, ans, len);
+	query_free(qr);
+}
+
+static struct conf_upstream *
+upstream_nth(int n)
+{
+	struct conf_upstream	*u;
+
+	TAILQ_FOREACH(u, &dnspind_conf->upstreams, entry)
+		if (n-- == 0)
+			return (u);
+	return (NULL);
+}
+
+/* The pins one answer asks for: every address, every allowed port. */
+static size_t
+query_pins(struct query *qr, const struct dns_answer *a,
+    struct dns_pin_req *req)
+{
+	uint32_t	 floor = dnspind_conf->global.pin_floor;
+	size_t		 i, j;
+
+	memset(req, 0, sizeof(*req));
+	req->token = qr->token;
+	strlcpy(req->id, qr->sandbox, sizeof(req->id));
+	for (i = 0; i < a->naddrs; i++)
+		for (j = 0; j < qr->nports; j++) {
+			struct dns_pin	*p;
+
+			if (req->count == DNS_PIN_MAX) {
+				log_warnx("%s: %s: more than %d pins, the "
+				    "rest dropped", __func__, qr->q.name,
+				    DNS_PIN_MAX);
+				return (req->count);
+			}
+			p = &req->pins[req->count++];
+			p->af = a->addrs[i].af;
+			p->proto = qr->ports[j].proto;
+			p->port = qr->ports[j].port;
+			p->ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
+			    floor;
+			memcpy(p->addr, &a->addrs[i].a, p->af == AF_INET ? 4 :
+			    16);
+		}
+	return (req->count);
+}
+
+static void
+query_audit_pins(struct query *qr, const struct dns_pin_req *req)
+{
+	char		 a[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 48];
+	uint32_t	 i;
+
+	for (i = 0; i < req->count; i++) {
+		inet_ntop(req->pins[i].af, req->pins[i].addr, a, sizeof(a));
+		snprintf(d, sizeof(d), "%s %s %u ttl %u", a,
+		    req->pins[i].proto == IPPROTO_UDP ? "udp" : "tcp",
+		    req->pins[i].port, req->pins[i].ttl);
+		resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+	}
+}
+
+/* The upstream answered; ours if id and question match, else ignored. */
+static void
+query_upstream_read(int fd, short event, void *arg)
+{
+	struct query		*qr = arg;
+	struct dns_answer	 a;
+	struct dns_pin_req	 req;
+	ssize_t			 n;
+	int			 e;
+
+	if ((n = recv(fd, pktbuf, sizeof(pktbuf), 0)) == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		log_debug("%s: %s: %s", __func__, qr->q.name, strerror(errno));
+		return;		/* ICMP errors: the timeout moves on */
+	}
+	if (dns_get_id(pktbuf, n) != qr->upid)
+		return;
+	if ((e = dns_answer_parse(pktbuf, n, &qr->q, &a)) != DNS_OK) {
+		log_debug("%s: %s: %s", __func__, qr->q.name,
+		    dns_strerror(e));
+		return;
+	}
+	event_del(&qr->ev_up);
+	close(qr->upfd);
+	qr->upfd = -1;
+	evtimer_del(&qr->ev_timeout);
+	if ((qr->ans = malloc(n)) == NULL)
+		fatal("%s", __func__);
+	memcpy(qr->ans, pktbuf, n);
+	qr->anslen = n;
+	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
+	    query_pins(qr, &a, &req) == 0) {
+		query_answer(qr, qr->ans, qr->anslen);
+		return;
+	}
+	query_audit_pins(qr, &req);
+	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &req,
+	    sizeof(req)) == -1)
+		fatal("%s", __func__);
+	evtimer_add(&qr->ev_timeout, &pin_wait);
+}
+
+static void
+query_timeout(int fd, short event, void *arg)
+{
+	struct query	*qr = arg;
+
+	if (qr->ans != NULL) {
+		log_warnx("%s: %s: netd did not pin in time", __func__,
+		    qr->q.name);
+		query_fail(qr, DNS_R_SERVFAIL);
+		return;
+	}
+	log_debug("%s: %s: upstream %d timed out", __func__, qr->q.name,
+	    qr->upidx);
+	event_del(&qr->ev_up);
+	close(qr->upfd);
+	qr->upfd = -1;
+	qr->upidx++;
+	resolve_upstream(qr);
+}
+
+/* Ask the next upstream, from a socket and with an id of the query's own. */
+static void
+resolve_upstream(struct query *qr)
+{
+	struct conf_upstream	*u;
+	struct sockaddr_storage	 ss;
+	struct sockaddr_in	*sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)&ss;
+	struct timeval		 tv;
+	socklen_t		 sslen;
+	uint32_t		 ms = dnspind_conf->global.upstream_timeout_ms;
+
+	for (; (u = upstream_nth(qr->upidx)) != NULL; qr->upidx++) {
+		memset(&ss, 0, sizeof(ss));
+		if (u->m.addr.af == AF_INET) {
+			sin->sin_family = AF_INET;
+			sin->sin_port = htons(u->m.port);
+			sin->sin_addr = u->m.addr.addr.v4;
+			sslen = sizeof(*sin);
+		} else {
+			sin6->sin6_family = AF_INET6;
+			sin6->sin6_port = htons(u->m.port);
+			sin6->sin6_addr = u->m.addr.addr.v6;
+			sslen = sizeof(*sin6);
+		}
+		if ((qr->upfd = socket(ss.ss_family, SOCK_DGRAM |
+		    SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1) {
+			log_warn("%s: socket", __func__);
+			continue;
+		}
+		qr->upid = arc4random_uniform(65536);
+		dns_set_id(qr->raw, qr->rawlen, qr->upid);
+		if (connect(qr->upfd, (struct sockaddr *)&ss, sslen) == -1 ||
+		    send(qr->upfd, qr->raw, qr->rawlen, 0) == -1) {
+			log_debug("%s: upstream %d: %s", __func__, qr->upidx,
+			    strerror(errno));
+			close(qr->upfd);
+			qr->upfd = -1;
+			continue;
+		}
+		event_set(&qr->ev_up, qr->upfd, EV_READ | EV_PERSIST,
+		    query_upstream_read, qr);
+		event_add(&qr->ev_up, NULL);
+		tv.tv_sec = ms / 1000;
+		tv.tv_usec = (ms % 1000) * 1000;
+		evtimer_add(&qr->ev_timeout, &tv);
+		return;
+	}
+	log_warnx("%s: %s: no upstream answered", __func__, qr->q.name);
+	query_fail(qr, DNS_R_SERVFAIL);
+}
+
+static void
+query_refuse(const struct sockaddr_storage *from, socklen_t fromlen,
+    const uint8_t *pkt, size_t len, const struct dns_query *q,
+    query_reply_fn reply, void *arg)
+{
+	uint8_t	 buf[DNS_QUERY_MAX + DNS_OPT_LEN];
+	ssize_t	 n;
+
+	if (q != NULL)
+		n = dns_build_rcode(q, DNS_R_REFUSED, buf, sizeof(buf));
+	else
+		n = dns_build_error(pkt, len, DNS_R_REFUSED, buf, sizeof(buf));
+	if (n <= 0)
+		return;
+	if (reply != NULL)
+		reply(arg, buf, n);
+	else
+		(void)sendto(udp_fd, buf, n, 0, (const struct sockaddr *)from,
+		    fromlen);
+}
+
+/* The policy's allow name rules, the ports of those that match. */
+static size_t
+resolve_ports(const char *policy, const char *name, struct dns_port *ports,
+    size_t max)
+{
+	struct conf_net_rule	*r;
+	struct net_rule_msg	 rules[64];
+	size_t			 n = 0;
+	ssize_t			 k;
+
+	TAILQ_FOREACH(r, &dnspind_conf->net_rules, entry) {
+		if (r->m.type != NET_RULE_NAME ||
+		    strcmp(r->m.policy, policy) != 0)
+			continue;
+		if (n == sizeof(rules) / sizeof(rules[0]))
+			break;
+		rules[n++] = r->m;
+	}
+	k = dns_name_ports(rules, n, name, ports, max);
+	return (k < 0 ? 0 : (size_t)k);
+}
+
+void
+resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
+    size_t len, int fromlen, query_reply_fn reply, void *arg)
+{
+	const struct dsandbox	*sb;
+	struct dns_query	 q;
+	struct query		*qr;
+	uint8_t			 qbuf[DNS_QUERY_MAX + DNS_OPT_LEN];
+	int			 e, rcode;
+	ssize_t			 n;
+
+	if ((sb = sandboxes_from(from)) == NULL) {
+		resolve_audit("dns.refused", "", "", "unknown source");
+		query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
+		return;
+	}
+	if ((e = dns_query_parse(pkt, len, &q)) != DNS_OK) {
+		log_debug("%s: sandbox %s: %s", __func__, sb->m.id,
+		    dns_strerror(e));
+		/* With the question whole, the answer echoes it. */
+		if ((rcode = dns_error_rcode(e)) < 0)
+			n = -1;
+		else if (q.qlen != 0)
+			n = dns_build_rcode(&q, rcode, qbuf, sizeof(qbuf));
+		else
+			n = dns_build_error(pkt, len, rcode, qbuf, sizeof(qbuf));
+		if (n > 0) {
+			if (reply != NULL)
+				reply(arg, qbuf, n);
+			else
+				(void)sendto(udp_fd, qbuf, n, 0,
+				    (const struct sockaddr *)from, fromlen);
+		}
+		return;
+	}
+	if (nqueries >= DNSPIND_QUERIES_MAX) {
+		log_warnx("%s: %zu queries in flight: dropped", __func__,
+		    nqueries);
+		return;
+	}
+	if ((qr = calloc(1, sizeof(*qr))) == NULL ||
+	    (qr->raw = malloc(len)) == NULL)
+		fatal("%s", __func__);
+	qr->nports = resolve_ports(sb->m.policy, q.name, qr->ports,
+	    RESOLVE_PORTS_MAX);
+	if (qr->nports == 0) {
+		free(qr->raw);
+		free(qr);
+		resolve_audit("dns.refused", sb->m.id, q.name, "not listed");
+		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
+		return;
+	}
+	qr->token = ++next_token;
+	strlcpy(qr->sandbox, sb->m.id, sizeof(qr->sandbox));
+	qr->q = q;
+	memcpy(qr->raw, pkt, len);
+	qr->rawlen = len;
+	memcpy(&qr->from, from, sizeof(qr->from));
+	qr->fromlen = fromlen;
+	qr->reply = reply;
+	qr->arg = arg;
+	qr->upfd = -1;
+	evtimer_set(&qr->ev_timeout, query_timeout, qr);
+	TAILQ_INSERT_TAIL(&queries, qr, entry);
+	nqueries++;
+	resolve_upstream(qr);
+}
+
+/* netd has the pins: the answer may go. */
+void
+resolve_pinned(const struct dns_pin_ack *ack)
+{
+	struct query	*qr;
+
+	TAILQ_FOREACH(qr, &queries, entry)
+		if (qr->token == ack->token)
+			break;
+	if (qr == NULL || qr->ans == NULL)
+		return;
+	if (ack->error != 0) {
+		log_warnx("%s: sandbox %s: %s: netd refused the pins: %s",
+		    __func__, qr->sandbox, qr->q.name, strerror(ack->error));
+		query_fail(qr, DNS_R_SERVFAIL);
+		return;
+	}
+	query_answer(qr, qr->ans, qr->anslen);
+}
+
+/* A TCP client went away: its queries go unanswered. */
+void
+resolve_cancel(void *arg)
+{
+	struct query	*qr, *next;
+
+	TAILQ_FOREACH_SAFE(qr, &queries, entry, next)
+		if (qr->reply != NULL && qr->arg == arg)
+			query_free(qr);
+}
+
+static void
+resolve_udp_read(int fd, short event, void *arg)
+{
+	struct sockaddr_storage	 from;
+	socklen_t		 fromlen;
+	ssize_t			 n;
+	int			 i;
+
+	/* A few at a time: TCP clients and upstreams get their turn. */
+	for (i = 0; i < 64; i++) {
+		fromlen = sizeof(from);
+		if ((n = recvfrom(fd, pktbuf, sizeof(pktbuf), 0,
+		    (struct sockaddr *)&from, &fromlen)) == -1) {
+			if (errno != EAGAIN && errno != EINTR)
+				log_warn("%s: recvfrom", __func__);
+			return;
+		}
+		resolve_query(&from, pktbuf, n, fromlen, NULL, NULL);
+	}
+}
+
+void
+resolve_udp_socket(int fd)
+{
+	if (udp_fd != -1) {
+		event_del(&ev_udp);
+		close(udp_fd);
+	}
+	udp_fd = fd;
+	event_set(&ev_udp, fd, EV_READ | EV_PERSIST, resolve_udp_read, NULL);
+	event_add(&ev_udp, NULL);
+}

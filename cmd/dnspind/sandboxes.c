@@ -1,0 +1,106 @@
+/*
+ * The sandboxes dnspind answers, as runnerd announced them through the
+ * master: a query belongs to the sandbox whose address it comes from,
+ * and to no other; from an address no sandbox has, it is refused.
+ */
+#include <netinet/in.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dnspind.h"
+#include "log.h"
+
+RB_HEAD(dsbx_addr4, dsandbox);
+RB_HEAD(dsbx_addr6, dsandbox);
+RB_HEAD(dsbx_id, dsandbox);
+
+static int
+dsbx_cmp4(struct dsandbox *a, struct dsandbox *b)
+{
+	return (memcmp(a->m.guest, b->m.guest, sizeof(a->m.guest)));
+}
+
+static int
+dsbx_cmp6(struct dsandbox *a, struct dsandbox *b)
+{
+	return (memcmp(a->m.guest6, b->m.guest6, sizeof(a->m.guest6)));
+}
+
+static int
+dsbx_cmpid(struct dsandbox *a, struct dsandbox *b)
+{
+	return (strcmp(a->m.id, b->m.id));
+}
+
+RB_PROTOTYPE(dsbx_addr4, dsandbox, by_addr4, dsbx_cmp4)
+RB_PROTOTYPE(dsbx_addr6, dsandbox, by_addr6, dsbx_cmp6)
+RB_PROTOTYPE(dsbx_id, dsandbox, by_id, dsbx_cmpid)
+RB_GENERATE(dsbx_addr4, dsandbox, by_addr4, dsbx_cmp4)
+RB_GENERATE(dsbx_addr6, dsandbox, by_addr6, dsbx_cmp6)
+RB_GENERATE(dsbx_id, dsandbox, by_id, dsbx_cmpid)
+
+static struct dsbx_addr4	 by4 = RB_INITIALIZER(&by4);
+static struct dsbx_addr6	 by6 = RB_INITIALIZER(&by6);
+static struct dsbx_id		 byid = RB_INITIALIZER(&byid);
+
+const struct dsandbox *
+sandboxes_find(const char *id)
+{
+	struct dsandbox	 key;
+
+	strlcpy(key.m.id, id, sizeof(key.m.id));
+	return (RB_FIND(dsbx_id, &byid, &key));
+}
+
+void
+sandboxes_del(const char *id)
+{
+	struct dsandbox	*s;
+
+	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL)
+		return;
+	RB_REMOVE(dsbx_id, &byid, s);
+	RB_REMOVE(dsbx_addr4, &by4, s);
+	RB_REMOVE(dsbx_addr6, &by6, s);
+	free(s);
+}
+
+/* A sandbox again (runnerd re-announces) replaces what was known. */
+void
+sandboxes_add(const struct dns_sandbox *m)
+{
+	struct dsandbox	*s, *old;
+
+	sandboxes_del(m->id);
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		fatal("%s", __func__);
+	s->m = *m;
+	/* An address reused before its old owner's GONE: the new one wins. */
+	if ((old = RB_FIND(dsbx_addr4, &by4, s)) != NULL)
+		sandboxes_del(old->m.id);
+	if ((old = RB_FIND(dsbx_addr6, &by6, s)) != NULL)
+		sandboxes_del(old->m.id);
+	RB_INSERT(dsbx_id, &byid, s);
+	RB_INSERT(dsbx_addr4, &by4, s);
+	RB_INSERT(dsbx_addr6, &by6, s);
+}
+
+const struct dsandbox *
+sandboxes_from(const struct sockaddr_storage *ss)
+{
+	struct dsandbox			 key;
+	const struct sockaddr_in	*sin = (const void *)ss;
+	const struct sockaddr_in6	*sin6 = (const void *)ss;
+
+	memset(&key, 0, sizeof(key));
+	if (ss->ss_family == AF_INET) {
+		memcpy(key.m.guest, &sin->sin_addr, sizeof(key.m.guest));
+		return (RB_FIND(dsbx_addr4, &by4, &key));
+	}
+	if (ss->ss_family == AF_INET6) {
+		memcpy(key.m.guest6, &sin6->sin6_addr, sizeof(key.m.guest6));
+		return (RB_FIND(dsbx_addr6, &by6, &key));
+	}
+	return (NULL);
+}
