@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "../lib/tap.h"
 
 #define PKT_MAX		(DNS_MSG_MAX + 1024)
 #define MUTATIONS	200000
@@ -21,22 +22,7 @@ struct pkt {
 	size_t		 n;
 };
 
-static int	 tap_n, tap_failed;
 static struct pkt	 P, R;		/* a query, an answer */
-
-static void __attribute__((format(printf, 2, 3)))
-ok(int cond, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		tap_failed++;
-}
 
 /* is(got, want, what): an error code compared, both named if they differ. */
 static void

@@ -44,6 +44,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <syslog.h>
+#include "../lib/tap.h"
 
 #define MAX_RULES	64
 #define MAX_ARGS	512
@@ -67,21 +68,6 @@ static struct churned	*churn;
 static size_t		 nchurn;
 static unsigned int	 churn_seq;
 
-static int	 tap_n, tap_failed;
-
-static void __attribute__((format(printf, 2, 3)))
-ok(int cond, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		tap_failed++;
-}
 
 static int
 parse_prefix(const char *s, struct conf_prefix *p, int host)

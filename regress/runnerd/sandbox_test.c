@@ -24,6 +24,7 @@
 #include <syslog.h>
 
 #include "proc.h"
+#include "../lib/tap.h"
 
 #define OUT_MAX		65536
 #define RUN_TIMEOUT_MS	60000
@@ -32,7 +33,6 @@
 
 static const char	*dir;
 static char		 state[CONF_PATH_SIZE];
-static int		 tap_n, tap_failed;
 static unsigned int	 next_id;
 
 static void	diag_medians(double *, double [4][CYCLES]);
@@ -41,32 +41,6 @@ struct run {
 	int	 status;	/* wait status, -1 if spawn failed */
 	char	 out[OUT_MAX];	/* stdout and stderr, or spawn's error */
 };
-
-static void __attribute__((format(printf, 2, 3)))
-ok(int cond, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		tap_failed++;
-}
-
-static void __attribute__((format(printf, 1, 2)))
-diag(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static void
 is(const char *got, const char *want, const char *desc)
