@@ -198,15 +198,7 @@ int
 children_send(enum proc_id id, uint32_t type, int fd, const void *data,
     size_t len)
 {
-	struct child	*c = &sbx->children[id];
-
-	if (!c->iev_open || c->state != PROC_STATE_RUNNING) {
-		if (fd != -1)
-			close(fd);
-		errno = EAGAIN;
-		return (-1);
-	}
-	return (imsgev_compose(&c->iev, type, 0, 0, fd, data, len));
+	return (children_send_peer(id, type, 0, fd, data, len));
 }
 
 int
