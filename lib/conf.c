@@ -26,6 +26,7 @@
 } while (0)
 
 #define ENV_BUDGET_MAX		(64 * 1024)
+#define PREBUILD_MAX		8
 
 /* The system allowlist when the global env block has no pass. */
 static const char *const sysenv_default[] = {
@@ -100,6 +101,7 @@ conf_new(void)
 	g->uid_count = 65536;
 	strlcpy(g->env_prefix, "SANDBOX_ENV_", sizeof(g->env_prefix));
 	g->env_budget = 32768;
+	g->prebuild = 1;
 	return (c);
 }
 
@@ -430,6 +432,9 @@ check_global_ids(const struct conf_global_msg *g, char *buf, size_t len)
 	if (g->env_budget == 0 || g->env_budget > ENV_BUDGET_MAX)
 		return (fail(buf, len, "env budget: must be 1 to %u bytes",
 		    ENV_BUDGET_MAX));
+	if (g->prebuild > PREBUILD_MAX)
+		return (fail(buf, len, "prebuild %u: at most %u", g->prebuild,
+		    PREBUILD_MAX));
 	return (0);
 }
 

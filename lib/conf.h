@@ -55,6 +55,7 @@ struct conf_global_msg {
 	uint32_t		uid_count;	/* 65536 */
 	char			env_prefix[CONF_ENVKEY_SIZE];	/* SANDBOX_ENV_ */
 	uint32_t		env_budget;	/* bytes, 32768 */
+	uint32_t		prebuild;	/* sandboxes built ahead, 1 */
 };
 
 enum policy_egress {

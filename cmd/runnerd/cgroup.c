@@ -396,22 +396,51 @@ cgroup_create(const char *id, const struct policy_msg *p, char *err,
 	return (rc);
 }
 
-/* pid 0 is the writer itself. */
+/*
+ * The sandbox's cgroup.procs files, opened for pid 1 to write "0" to:
+ * the move is pid 1's, and so is the wait it can mean (sandbox.c).
+ */
 int
-cgroup_attach(const char *id, pid_t pid, char *err, size_t len)
+cgroup_procs_open(const char *id, int fds[CGROUP_MAX_DIRS], char *err,
+    size_t len)
 {
-	char	 dir[CONF_PATH_SIZE];
-	int	 i;
+	char	 dir[CONF_PATH_SIZE], path[CONF_PATH_SIZE];
+	int	 i, n;
 
 	if (cg_detect(err, len) == -1)
 		return (-1);
-	for (i = 0; i < cg_ndirs(); i++) {
-		cg_dir(i, id, dir, sizeof(dir));
-		if (cg_write(dir, "cgroup.procs", "%d", (int)pid) == -1)
-			return (sbx_fail(err, len, "%s: %s: %s", __func__, dir,
-			    strerror(errno)));
+	for (n = 0; n < cg_ndirs(); n++) {
+		cg_dir(n, id, dir, sizeof(dir));
+		fds[n] = -1;
+		if ((size_t)snprintf(path, sizeof(path), "%s/cgroup.procs",
+		    dir) >= sizeof(path))
+			errno = ENAMETOOLONG;
+		else
+			fds[n] = open(path, O_WRONLY | O_CLOEXEC);
+		if (fds[n] == -1) {
+			sbx_fail(err, len, "%s: %s: %s", __func__, path,
+			    strerror(errno));
+			for (i = 0; i < n; i++)
+				close(fds[i]);
+			return (-1);
+		}
 	}
-	return (0);
+	return (n);
+}
+
+/* In pid 1: into each of them, then closed. */
+int
+cgroup_enter(const int *fds, int n, char *err, size_t len)
+{
+	int	 i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && write(fds[i], "0", 1) != 1)
+			rc = sbx_fail(err, len, "%s: cgroup.procs: %s",
+			    __func__, strerror(errno));
+		close(fds[i]);
+	}
+	return (rc);
 }
 
 static int

@@ -135,9 +135,10 @@ runnerd_fs_rules(const char *policy, size_t *n)
 	return (rules);
 }
 
-static int
+/* Built, or (!wait) begun: sandbox_create_finish completes it. */
+int
 runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
-    char *err, size_t errlen)
+    int wait, char *err, size_t errlen)
 {
 	struct sandbox_spec	 spec;
 	struct fs_rule_msg	*rules;
@@ -153,7 +154,8 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
 	spec.netns = netns;
 	spec.fs_rules = rules = runnerd_fs_rules(pol->m.name,
 	    &spec.nfs_rules);
-	rc = sandbox_create(&rs->sb, &spec, err, errlen);
+	rc = wait ? sandbox_create(&rs->sb, &spec, err, errlen) :
+	    sandbox_create_begin(&rs->sb, &spec, err, errlen);
 	free(rules);
 	return (rc);
 }
@@ -211,6 +213,11 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 		    name);
 		return (NULL);
 	}
+	if ((rs = spare_take(*polp, req)) != NULL) {
+		rs->prebuilt = 1;
+		strlcpy(rs->corr, req->corr, sizeof(rs->corr));
+		return (rs);
+	}
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
 	/* The id of the network made ahead, if this sandbox can take it. */
@@ -238,9 +245,11 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	int			 netns = -1, rc;
 
 	/* netd sets the network up while the sandbox is built. */
-	if ((rc = net_begin(rs, req, &pol->m, &netns, err,
+	if (rs->prebuilt)
+		rc = 0;
+	else if ((rc = net_begin(rs, req, &pol->m, &netns, err,
 	    sizeof(err))) == 0)
-		rc = runnerd_build(rs, pol, netns, err, sizeof(err));
+		rc = runnerd_build(rs, pol, netns, 1, err, sizeof(err));
 	if (netns != -1)
 		close(netns);
 	if (rc == -1) {
@@ -269,6 +278,8 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	}
 	runnerd_info(rs, &info);
 	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+	if (!rs->run_once)
+		spare_soon();
 	return (0);
 }
 
@@ -344,6 +355,7 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 		evtimer_set(&ev_bury, runnerd_bury, NULL);
 	evtimer_add(&ev_bury, &tv);
 	runnerd_result(peerid, corr, 0, "destroyed");
+	spare_soon();
 }
 
 /* A run sandbox goes as soon as its one exec has ended. */
@@ -413,6 +425,8 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	strlcpy(rs->run_corr, req->create.corr, sizeof(rs->run_corr));
 	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
 	if (exec_start(rs, &req->exec, peerid) == -1) {
+		if (rs->prebuilt)
+			sandbox_destroy(&rs->sb, 0);
 		uid_free(&runnerd_conf->global, rs->sb.uid);
 		free(rs);
 		return;
@@ -715,10 +729,14 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 		fatal("%s: %s", __func__, conf->global.state_dir);
 	if (runnerd_conf == NULL)
 		sandbox_reconcile(conf->global.state_dir);
-	else
+	else {
+		/* Built for the old policies, with the old uid range. */
+		spare_drop();
 		conf_free(runnerd_conf);
+	}
 	runnerd_conf = conf;
 	uid_reset(&conf->global);
+	spare_soon();
 }
 
 /* A clean stop destroys every sandbox: no mount, cgroup or dir stays. */
@@ -728,6 +746,7 @@ runnerd_shutdown(void)
 	struct rsandbox	*rs, *next;
 
 	runnerd_bury(-1, 0, NULL);
+	spare_drop();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
 	net_spare_drop(1);

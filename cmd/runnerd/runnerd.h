@@ -97,6 +97,7 @@ struct rsandbox {
 	uint8_t			 tap;
 	uint32_t		 tap_uid;
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
+	int			 prebuilt;	/* taken from spare.c */
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 };
@@ -119,6 +120,14 @@ void	 runnerd_flush(void);
 
 void	 runnerd_net_ready(struct rsandbox *, int, const char *);
 void	 runnerd_new_id(char *);
+int	 runnerd_build(struct rsandbox *, struct conf_policy *, int, int,
+	    char *, size_t);
+
+/* spare.c: sandboxes built ahead of demand */
+struct rsandbox *spare_take(const struct conf_policy *,
+	    const struct sbx_create_req *);
+void	 spare_soon(void);
+void	 spare_drop(void);
 
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,

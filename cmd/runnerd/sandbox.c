@@ -446,6 +446,27 @@ sandbox_sync(struct sandbox *sb, char c, char *err, size_t len)
 	    strerror(errno)));
 }
 
+/* The cgroup is made: pid 1 gets its cgroup.procs files to enter it. */
+static int
+sandbox_sync_cgroup(struct sandbox *sb, char *err, size_t len)
+{
+	const char	 c = SBX_SYNC_CGROUP;
+	int		 fds[CGROUP_MAX_DIRS], i, n;
+	ssize_t		 r;
+
+	if ((n = cgroup_procs_open(sb->id, fds, err, len)) == -1)
+		return (-1);
+	r = sbx_send_fds(sb->sock, &c, 1, fds, n, 0);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	if (r == 1)
+		return (0);
+	if (errno == EPIPE || errno == ECONNRESET)
+		return (sandbox_init_report(sb, err, len));
+	return (sbx_fail(err, len, "%s: pid 1: %s", __func__,
+	    strerror(errno)));
+}
+
 /* pid 1's own account of a failure, if it gave one, says it best. */
 static void
 sandbox_init_error(struct sandbox *sb, char *err, size_t len)
@@ -463,13 +484,17 @@ sandbox_init_error(struct sandbox *sb, char *err, size_t len)
  * Two at work: runnerd makes the sandbox's directories, workspace and
  * cgroup, pid 1 its namespaces, in parallel where the scheduler lets
  * them; each of pid 1's steps that needs runnerd's work waits for a
- * byte on the socket (SBX_SYNC_*), and pid 1 reports when it is all
- * built and dropped.  The last byte tells it that runnerd outlived the
- * re-arming of its death signal (see sandbox_init.c).  The socket
- * stays: it is how sandbox_spawn reaches pid 1.
+ * byte on the socket (SBX_SYNC_*).  pid 1 moves itself into its
+ * cgroup, through files runnerd opened: on cgroup v1 that write can
+ * wait for an RCU grace period, which had better hold up pid 1 than
+ * runnerd's event loop.  The socket stays: it is how sandbox_spawn
+ * reaches pid 1.
+ *
+ * sandbox_create_begin returns with pid 1 at work; its report comes on
+ * sb->sock, and sandbox_create_finish reads it (waiting if need be).
  */
 int
-sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
+sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
     char *err, size_t len)
 {
 	int	 have = 0, sp[2];
@@ -502,9 +527,25 @@ sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
 	    cgroup_create(sb->id, &sb->policy, err, len) == -1)
 		goto fail;
 	have |= HAVE_CGROUP;
-	if (cgroup_attach(sb->id, sb->init_pid, err, len) == -1 ||
-	    sandbox_sync(sb, SBX_SYNC_CGROUP, err, len) == -1 ||
-	    sandbox_init_report(sb, err, len) == -1 ||
+	if (sandbox_sync_cgroup(sb, err, len) == -1)
+		goto fail;
+	return (0);
+ fail:
+	if (have & HAVE_INIT)
+		sandbox_init_error(sb, err, len);
+	log_debug("%s: %s", __func__, err);
+	sandbox_teardown(sb, have, 0);
+	return (-1);
+}
+
+/*
+ * pid 1's report; the last byte tells it that runnerd outlived the
+ * re-arming of its death signal (see sandbox_init.c).
+ */
+int
+sandbox_create_finish(struct sandbox *sb, char *err, size_t len)
+{
+	if (sandbox_init_report(sb, err, len) == -1 ||
 	    sandbox_sync(sb, SBX_SYNC_GO, err, len) == -1)
 		goto fail;
 	if ((sb->workspace_fd = open(sb->workspace, O_PATH | O_DIRECTORY |
@@ -515,11 +556,19 @@ sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
 	}
 	return (0);
  fail:
-	if (have & HAVE_INIT)
-		sandbox_init_error(sb, err, len);
+	sandbox_init_error(sb, err, len);
 	log_debug("%s: %s", __func__, err);
-	sandbox_teardown(sb, have, 0);
+	sandbox_teardown(sb, HAVE_ALL, 0);
 	return (-1);
+}
+
+int
+sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
+    char *err, size_t len)
+{
+	if (sandbox_create_begin(sb, spec, err, len) == -1)
+		return (-1);
+	return (sandbox_create_finish(sb, err, len));
 }
 
 /* Everything but pid 1, from the cgroup: what fork cannot leave. */

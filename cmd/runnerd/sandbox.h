@@ -77,6 +77,9 @@ struct sandbox_exec_spec {
  */
 int	sandbox_create(struct sandbox *, const struct sandbox_spec *,
 	    char *, size_t);
+int	sandbox_create_begin(struct sandbox *, const struct sandbox_spec *,
+	    char *, size_t);
+int	sandbox_create_finish(struct sandbox *, char *, size_t);
 /*
  * Start argv inside the sandbox as its uid, with every restriction of
  * DESIGN.md section 2: pid 1 forks it.  Returns its host pid once it

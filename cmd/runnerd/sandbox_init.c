@@ -110,6 +110,40 @@ init_sync(int fd, char want, char *err, size_t len)
  * pids cgroup does, so pid 1 can fork an exec whenever the policy's
  * pids limit allows one.
  */
+/* SBX_SYNC_CGROUP comes with the cgroup.procs files to write "0" to. */
+static int
+init_enter_cgroup(int fd, char *err, size_t len)
+{
+	union {
+		struct cmsghdr	 h;
+		char		 buf[CMSG_SPACE(CGROUP_MAX_DIRS * sizeof(int))];
+	} c;
+	struct iovec	 iov;
+	struct msghdr	 m;
+	struct cmsghdr	*cm;
+	int		 fds[CGROUP_MAX_DIRS], n = 0;
+	char		 b;
+
+	iov.iov_base = &b;
+	iov.iov_len = 1;
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = c.buf;
+	m.msg_controllen = sizeof(c.buf);
+	if (recvmsg(fd, &m, MSG_CMSG_CLOEXEC) != 1 || b != SBX_SYNC_CGROUP ||
+	    (m.msg_flags & MSG_CTRUNC))
+		return (sbx_fail(err, len, "%s: runnerd went away", __func__));
+	if ((cm = CMSG_FIRSTHDR(&m)) != NULL &&
+	    cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fds, CMSG_DATA(cm), n * sizeof(int));
+	}
+	if (n == 0)
+		return (sbx_fail(err, len, "%s: no cgroup to enter", __func__));
+	return (cgroup_enter(fds, n, err, len));
+}
+
 static int
 init_rlimits(const struct policy_msg *p, char *err, size_t len)
 {
@@ -295,7 +329,7 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if ((zp->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		return (sbx_fail(err, len, "%s: /dev/null: %s", __func__,
 		    strerror(errno)));
-	if (init_sync(a->sock, SBX_SYNC_CGROUP, err, len) == -1)
+	if (init_enter_cgroup(a->sock, err, len) == -1)
 		return (-1);
 	/* Now in its cgroup: make that the root of what it can see. */
 	if (unshare(CLONE_NEWCGROUP) == -1)

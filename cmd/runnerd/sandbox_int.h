@@ -21,7 +21,7 @@
  * when pid 1 may go on, pid 1 answers with one sbx_report.
  */
 #define SBX_SYNC_MOUNT		'm'	/* root dir and workspace are there */
-#define SBX_SYNC_CGROUP		'c'	/* pid 1 is in its cgroup */
+#define SBX_SYNC_CGROUP		'c'	/* + cgroup.procs fds to enter */
 #define SBX_SYNC_GO		'g'	/* runnerd has read the report */
 
 enum sbx_report_type {
@@ -156,7 +156,10 @@ int	 mounts_state_prepare(const char *, char *, size_t);
 /* cgroup.c */
 int	 cgroup_create(const char *, const struct policy_msg *, char *,
 	    size_t);
-int	 cgroup_attach(const char *, pid_t, char *, size_t);
+#define CGROUP_MAX_DIRS	4	/* memory, pids, cpu, freezer */
+int	 cgroup_procs_open(const char *, int [CGROUP_MAX_DIRS], char *,
+	    size_t);
+int	 cgroup_enter(const int *, int, char *, size_t);
 int	 cgroup_procs(const char *, pid_t **, size_t *);
 int	 cgroup_freeze(const char *, int);
 int	 cgroup_oom_kills(const char *, uint64_t *);

@@ -134,7 +134,7 @@ static char	*strpool(const char *);
 %token	ALLOW BLOCKALL BUDGET CIDR CONTROL CPU DENY EGRESS ENV EXEC EXPOSE
 %token	FILESYSTEM FROM FSIZE GRACE GROUP INBOUND INCLUDE IFPREFIX KEEPFAILED
 %token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR
-%token	POLICY PORT PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
+%token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR
 %token	<v.string>	STRING
@@ -299,6 +299,10 @@ main		: SUBNET STRING {
 		| STATEDIR string {
 			set_gstr(conf->global.state_dir,
 			    sizeof(conf->global.state_dir), $2, "state-dir");
+		}
+		| PREBUILD num32 {
+			gbegin()->prebuild = $2;
+			gcommit();
 		}
 		| UIDRANGE num32 num32 {
 			gbegin()->uid_base = $2;
@@ -564,6 +568,7 @@ static const struct keywords keywords[] = {
 	{ "pin-floor",		PINFLOOR },
 	{ "policy",		POLICY },
 	{ "port",		PORT },
+	{ "prebuild",		PREBUILD },
 	{ "prefix",		PREFIX },
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },

@@ -144,6 +144,7 @@ print_global(struct sandboxd_conf *conf)
 		print_kv("", "secrets", g->secrets_path);
 	print_kv("", "state-dir", g->state_dir);
 	printf("uid-range %u %u\n", g->uid_base, g->uid_count);
+	printf("prebuild %u\n", g->prebuild);
 	printf("env {\n");
 	TAILQ_FOREACH(r, &conf->env_rules, entry)
 		if (r->m.type == ENV_RULE_SYSTEM) {
