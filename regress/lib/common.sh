@@ -168,6 +168,17 @@ write_sandbox_conf() {
 $1"
 }
 
+# cgroup_group: the parent of this instance's cgroups, which runnerd
+# names after its state directory (FNV-1a).
+cgroup_group() {
+	python3 -c '
+import sys
+h = 2166136261
+for c in sys.argv[1].encode():
+    h = ((h ^ c) * 16777619) & 0xffffffff
+print("sandboxd-%08x" % h)' "$T/state"
+}
+
 # jfield FIELD EVENT: a field of the first JSON line with that event.
 jfield() {
 	python3 -c '

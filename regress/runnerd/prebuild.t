@@ -19,12 +19,7 @@ CONF
 }
 conf "" 64
 check "suite starts" suite_start
-group=$(python3 -c '
-import sys
-h = 2166136261
-for c in sys.argv[1].encode():
-    h = ((h ^ c) * 16777619) & 0xffffffff
-print("sandboxd-%08x" % h)' "$T/state")
+group=$(cgroup_group)
 
 # Spares: sandbox directories that ps does not list.
 spares() {

@@ -17,14 +17,8 @@ sbxdirs() { ls $T/state | grep -v '^kept$' | wc -l; }
 spare_only() { [ "$(sbxdirs)" = 1 ]; }
 wait_for 5 spare_only
 mounts0=$(wc -l < /proc/$rpid/mountinfo)
-# This instance's cgroups: runnerd names their parent after its state
-# directory (FNV-1a), so that other instances are not counted.
-group=$(python3 -c '
-import sys
-h = 2166136261
-for c in sys.argv[1].encode():
-    h = ((h ^ c) * 16777619) & 0xffffffff
-print("sandboxd-%08x" % h)' "$T/state")
+# This instance's cgroups only: other instances are not counted.
+group=$(cgroup_group)
 cg() {
 	find /sys/fs/cgroup/memory/$group /sys/fs/cgroup/pids/$group \
 	    /sys/fs/cgroup/cpu/$group -mindepth 1 -type d 2>/dev/null | wc -l
