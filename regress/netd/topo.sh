@@ -106,7 +106,7 @@ netd_start() {
 	(NETD_TEST_VERBOSE=1 ip netns exec "$H" "$TEST" serve "$SOCKN" "$@" \
 	    >> "$NLOG" 2>&1 & echo $! > "$T/netd.pid")
 	NETD_PID=$(cat "$T/netd.pid")
-	wait_for 5 test -S "$SOCKN" && nd init
+	wait_for 15 test -S "$SOCKN" && nd init
 }
 
 # netd_kill: kill -9, as a crash would.
