@@ -42,6 +42,10 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 {
 	if (sbx_check_corr(req->corr, sizeof(req->corr)) == -1 ||
 	    memchr(req->policy, '\0', sizeof(req->policy)) == NULL ||
+	    memchr(req->service, '\0', sizeof(req->service)) == NULL ||
+	    (req->want_id[0] != '\0' &&
+	    sbx_check_id(req->want_id, sizeof(req->want_id)) == -1) ||
+	    memchr(req->want_id, '\0', sizeof(req->want_id)) == NULL ||
 	    req->ephemeral > 1 || req->tap > 1) {
 		snprintf(err, len, "malformed create request");
 		return (-1);
@@ -96,7 +100,7 @@ static int
 sbx_check_exec_body(const struct sbx_exec_req *req, char *err, size_t len)
 {
 	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
-	    (req->flags & ~SBX_EXEC_INTERACTIVE) != 0 ||
+	    (req->flags & ~(SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE)) != 0 ||
 	    sbx_check_args(req) == -1) {
 		snprintf(err, len, "malformed exec request");
 		return (-1);
@@ -109,6 +113,13 @@ sbx_check_exec(const struct sbx_exec_req *req, char *err, size_t len)
 {
 	if (sbx_check_id_req((const struct sbx_id_req *)req, err, len) == -1)
 		return (-1);
+	return (sbx_check_exec_body(req, err, len));
+}
+
+/* The exec part of a run or a service: no id, the body checked. */
+int
+sbx_check_run_exec(const struct sbx_exec_req *req, char *err, size_t len)
+{
 	return (sbx_check_exec_body(req, err, len));
 }
 

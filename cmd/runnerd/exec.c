@@ -390,6 +390,9 @@ exec_timeout_for(struct rsandbox *rs, struct sbx_exec_req *req,
 {
 	const struct policy_msg	*p = &rs->sb.policy;
 
+	/* A service runs until it ends or is stopped: 0, no clock. */
+	if (req->flags & SBX_EXEC_SERVICE)
+		return (0);
 	if (req->timeout == 0)
 		return (p->timeout);
 	if (req->timeout > p->timeout_max) {
@@ -471,7 +474,9 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 		exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
 	}
 	fcntl(pe[0], F_SETFL, O_NONBLOCK);
-	exec_stream_init(e, 1, pe[0], e->rs->sb.policy.stderr_cap);
+	/* A service's stderr goes on for days; the master keeps its tail. */
+	exec_stream_init(e, 1, pe[0], (req->flags & SBX_EXEC_SERVICE) ?
+	    UINT64_MAX : e->rs->sb.policy.stderr_cap);
 	return (0);
 }
 
@@ -515,7 +520,8 @@ exec_launch(struct rexec *e, int broker)
 	exec_env_free(e);
 	tv.tv_sec = e->timeout;
 	tv.tv_usec = 0;
-	evtimer_add(&e->ev_timeout, &tv);
+	if (e->timeout != 0)
+		evtimer_add(&e->ev_timeout, &tv);
 	memset(&st, 0, sizeof(st));
 	strlcpy(st.id, e->rs->sb.id, sizeof(st.id));
 	st.exec_id = e->id;

@@ -99,6 +99,7 @@ struct rsandbox {
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
+	char			 service[CONF_NAME_SIZE];	/* "" none */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
