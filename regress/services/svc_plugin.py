@@ -6,6 +6,7 @@
 #                   or the broker's error, never the value
 #   connect {host, port}  a TCP connect; answers ok or the error
 #   whoami          answers its pid and instance start time
+#   exit {code}     exits with that status, answering nothing
 # Options, before anything else:
 #   --crash         a few lines on stderr, then exit 3 at once
 #   --crash-once DIR  crash unless DIR/crashed exists (and make it)
@@ -93,6 +94,8 @@ def answer(req):
             return "ok"
         except OSError as e:
             return "failed: %s" % e.__class__.__name__
+    if m == "exit":
+        sys.exit(p["code"])
     if m == "whoami":
         return {"pid": os.getpid(), "started": started}
     return p
