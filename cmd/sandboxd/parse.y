@@ -132,6 +132,7 @@ static void	 set_restart(int, const int64_t *, const uint64_t *);
 static void	 set_watchdog(uint64_t);
 static void	 service_begin(const char *);
 static void	 service_policy(const char *);
+static void	 service_command(void);
 static void	 service_arg(const char *);
 static void	 service_end(void);
 static void	 services_check(struct sandboxd_conf *, const char *);
@@ -402,7 +403,7 @@ svclist		: /* empty */
 		;
 
 svcopt		: POLICY string			{ service_policy($2); }
-		| COMMAND svcargs
+		| COMMAND { service_command(); } svcargs
 		;
 
 svcargs		: string			{ service_arg($1); }
@@ -1669,11 +1670,19 @@ service_put(const char *a, size_t n)
 }
 
 static void
-service_arg(const char *a)
+service_command(void)
 {
-	if (++cursvcstrings == 1 && cursvc->m.argc != 0)
+	if (cursvc->m.argc != 0)
 		yyerror("service \"%s\": command given twice",
 		    cursvc->m.name);
+	cursvc->m.argc = cursvc->m.args_len = 0;
+	cursvcstrings = 0;
+}
+
+static void
+service_arg(const char *a)
+{
+	cursvcstrings++;
 	service_put(a, strlen(a));
 }
 
@@ -1721,9 +1730,10 @@ services_check(struct sandboxd_conf *c, const char *topname)
 {
 	struct conf_service	*s;
 
+	/* "" is "default", which is there by now or will be. */
 	TAILQ_FOREACH(s, &c->services, entry)
-		if (conf_policy_find(c, s->m.policy[0] != '\0' ? s->m.policy :
-		    CONF_DEFAULT_POLICY) == NULL) {
+		if (s->m.policy[0] != '\0' &&
+		    conf_policy_find(c, s->m.policy) == NULL) {
 			log_warnx("%s: service \"%s\": no such policy \"%s\"",
 			    topname, s->m.name, s->m.policy);
 			errors++;
@@ -1986,8 +1996,7 @@ parse_config(const char *filename, int flags)
 		log_warn("%s", __func__);
 		errors++;
 	}
-	if (errors == 0)
-		services_check(c, filename);
+	services_check(c, filename);
 	conf = NULL;
 	if (errors != 0) {
 		conf_free(c);
