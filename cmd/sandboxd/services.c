@@ -271,15 +271,17 @@ svc_open_stdio(struct service *s)
 	return (0);
 }
 
-static int
-svc_children_up(void)
-{
-	int	 i;
 
-	for (i = 0; i < PROC_MAX; i++)
-		if (!children_running(i))
-			return (0);
-	return (1);
+/* What an instance needs running: netd and dnspind only for a network. */
+static int
+svc_children_up(struct service *s)
+{
+	const struct policy_msg	*p = svc_policy(s);
+
+	if (!children_running(PROC_RUNNERD) || !children_running(PROC_ENVD))
+		return (0);
+	return (p == NULL || !p->has_network ||
+	    (children_running(PROC_NETD) && children_running(PROC_DNSPIND)));
 }
 
 static void
@@ -302,7 +304,7 @@ svc_start_instance(struct service *s)
 {
 	struct sbx_run_req	*req;
 
-	if (!svc_children_up()) {
+	if (!svc_children_up(s)) {
 		s->state = SVC_STATE_WAITING;
 		return;
 	}
@@ -661,16 +663,15 @@ services_runnerd_gone(void)
 	}
 }
 
-/* Everyone is up (again): start what waits, each exactly once. */
+/* A child is up (again): start what waits for it, each exactly once. */
 void
 services_kick(void)
 {
 	struct service	*s;
 
-	if (!svc_children_up())
-		return;
 	TAILQ_FOREACH(s, &services, entry)
-		if (s->state == SVC_STATE_WAITING && !s->instance)
+		if (s->state == SVC_STATE_WAITING && !s->instance &&
+		    svc_children_up(s))
 			svc_start_instance(s);
 }
 
