@@ -515,7 +515,7 @@ struct svc_info {
 	uint32_t	watchdog;	/* seconds, 0 = none */
 	uint32_t	backoff_ms;	/* the delay now waited, if BACKOFF */
 	int64_t		uptime;		/* of this instance, seconds */
-	uint64_t	dropped;	/* stdout bytes nobody was attached for */
+	uint64_t	dropped;	/* stdout bytes, nobody attached */
 	char		command[CTL_MSG_SIZE];	/* argv, shortened */
 	char		reason[CTL_MSG_SIZE];	/* of the last end */
 };

@@ -215,8 +215,8 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 		return (NULL);
 	}
 	if (req->want_id[0] != '\0' && runnerd_id_busy(req->want_id)) {
-		runnerd_result(peerid, req->corr, EEXIST, "sandbox %s is in use",
-		    req->want_id);
+		runnerd_result(peerid, req->corr, EEXIST, "sandbox %s is in "
+		    "use", req->want_id);
 		return (NULL);
 	}
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)

@@ -385,7 +385,7 @@ restartmode	: NEVER				{ $$ = RESTART_NEVER; }
 		| ALWAYS			{ $$ = RESTART_ALWAYS; }
 		;
 
-service		: servicehead '{' svclist '}'		{ service_end(); }
+service		: servicehead '{' svclist '}'	{ service_end(); }
 		| servicehead '{' svclist svcopt '}'	{ service_end(); }
 		| servicehead '{' svclist error '}' {
 			yyerrok;

@@ -870,8 +870,9 @@ svc_req_start(uint32_t client, struct svc_req *req, struct service *s)
 
 	if (req->exec.argc == 0) {
 		if (s == NULL) {
-			svc_result(client, req->corr, ENOENT, "no such service: "
-			    "%s; give a command to start a new one", req->name);
+			svc_result(client, req->corr, ENOENT, "no such "
+			    "service: %s; give a command to start a new one",
+			    req->name);
 			return;
 		}
 	} else if (s != NULL && s->declared) {
