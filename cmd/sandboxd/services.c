@@ -724,8 +724,8 @@ svc_stop(struct service *s)
 }
 
 /*
- * The config's services: new ones start, changed ones are made again,
- * ones it no longer declares are stopped and forgotten.  A service
+ * The config's services: new ones start, changed and failed ones are
+ * made again, ones it no longer declares are stopped and forgotten.  A service
  * started by sandboxctl under a name the config now declares becomes
  * the declared one.
  */
@@ -745,8 +745,17 @@ services_conf(struct sandboxd_conf *conf)
 		}
 	}
 	TAILQ_FOREACH(cs, &conf->services, entry) {
-		if ((s = svc_find(cs->m.name)) != NULL && svc_same(s, &cs->m))
+		if ((s = svc_find(cs->m.name)) != NULL && svc_same(s, &cs->m)) {
+			/* A reload says the cause of a failure may be fixed. */
+			if (s->state == SVC_STATE_FAILED) {
+				s->restarts = 0;
+				s->backoff_step = 0;
+				memset(s->restart_times, 0,
+				    sizeof(s->restart_times));
+				s->state = SVC_STATE_WAITING;
+			}
 			continue;
+		}
 		if (s == NULL) {
 			s = svc_new(cs->m.name, cs->m.policy,
 			    svc_exec_from_conf(&cs->m), 1);

@@ -6,7 +6,7 @@
 # requests get clear errors; a reload starts and stops declared ones.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 35
+plan 38
 setup_users
 S=$ROOT/regress/services
 write_conf "
@@ -117,11 +117,18 @@ policy \"svc\" {
 	filesystem { read \"$S\" }
 	restart never
 }
-service \"later\" { policy \"svc\"; command \"python3 $S/svc_plugin.py\" }"
+service \"later\" { policy \"svc\"; command \"python3 $S/svc_plugin.py\" }
+service \"bad\" { policy \"svc\"; command \"false\" }"
 ctl reload >/dev/null
 check "reload starts a newly declared service" svc_wait 10 later state=running declared=true
 out=$(ctl service status decl 2>&1)
 check "... and stops and forgets one no longer declared" \
     wait_for 10 sh -c "$SANDBOXCTL -s $SOCK service status decl 2>&1 | grep -q 'no such service'"
+check "a declared service that fails (restart never) shows failed" \
+    svc_wait 10 bad state=failed starts=1
+ctl reload >/dev/null
+check "a reload starts a failed declared service again" \
+    svc_wait 10 bad starts=2
+check "... and leaves an unchanged running one alone" svc_is later starts=1 state=running
 
 done_testing
