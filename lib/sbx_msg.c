@@ -116,13 +116,6 @@ sbx_check_exec(const struct sbx_exec_req *req, char *err, size_t len)
 	return (sbx_check_exec_body(req, err, len));
 }
 
-/* The exec part of a run or a service: no id, the body checked. */
-int
-sbx_check_run_exec(const struct sbx_exec_req *req, char *err, size_t len)
-{
-	return (sbx_check_exec_body(req, err, len));
-}
-
 int
 sbx_check_run(const struct sbx_run_req *req, char *err, size_t len)
 {
@@ -130,6 +123,28 @@ sbx_check_run(const struct sbx_run_req *req, char *err, size_t len)
 	    sbx_check_corr(req->exec.corr, sizeof(req->exec.corr)) == -1)
 		return (-1);
 	return (sbx_check_exec_body(&req->exec, err, len));
+}
+
+/* sandboxctl service: op, name (but for list), a start's command. */
+int
+sbx_check_svc(const struct svc_req *r, char *err, size_t len)
+{
+	if (sbx_check_corr(r->corr, sizeof(r->corr)) == -1 ||
+	    r->op < SVC_OP_START || r->op > SVC_OP_ATTACH ||
+	    memchr(r->policy, '\0', sizeof(r->policy)) == NULL ||
+	    memchr(r->name, '\0', sizeof(r->name)) == NULL) {
+		snprintf(err, len, "malformed service request");
+		return (-1);
+	}
+	if (r->op != SVC_OP_LIST && conf_check_name(r->name, sizeof(r->name),
+	    "service", err, len) == -1)
+		return (-1);
+	if (r->op == SVC_OP_START && r->exec.argc != 0 &&
+	    (sbx_check_corr(r->exec.corr, sizeof(r->exec.corr)) == -1 ||
+	    r->exec.flags != 0 || r->exec.timeout != 0 ||
+	    sbx_check_exec_body(&r->exec, err, len) == -1))
+		return (-1);
+	return (0);
 }
 
 int

@@ -461,32 +461,12 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	return (0);
 }
 
-static int
-control_service_check(struct svc_req *r)
-{
-	char	 err[256];
-
-	if (sbx_check_corr(r->corr, sizeof(r->corr)) == -1 ||
-	    r->op < SVC_OP_START || r->op > SVC_OP_ATTACH ||
-	    memchr(r->policy, '\0', sizeof(r->policy)) == NULL ||
-	    memchr(r->name, '\0', sizeof(r->name)) == NULL)
-		return (-1);
-	if (r->op != SVC_OP_LIST && conf_check_name(r->name, sizeof(r->name),
-	    "service", err, sizeof(err)) == -1)
-		return (-1);
-	if (r->op == SVC_OP_START && r->exec.argc != 0 &&
-	    (sbx_check_corr(r->exec.corr, sizeof(r->exec.corr)) == -1 ||
-	    sbx_check_run_exec(&r->exec, err, sizeof(err)) == -1 ||
-	    r->exec.flags != 0))
-		return (-1);
-	return (0);
-}
-
 /* sandboxctl service ...: the master's own, see services.c. */
 static int
 control_service(struct ctl_conn *c, struct imsg *imsg)
 {
 	struct svc_req	*r;
+	char		 err[256];
 	int		 fd;
 
 	if ((fd = imsg_get_fd(imsg)) != -1) {
@@ -496,7 +476,7 @@ control_service(struct ctl_conn *c, struct imsg *imsg)
 	if ((r = malloc(sizeof(*r))) == NULL)
 		fatal("%s", __func__);
 	if (imsg_get_data(imsg, r, sizeof(*r)) == -1 ||
-	    control_service_check(r) == -1) {
+	    sbx_check_svc(r, err, sizeof(err)) == -1) {
 		free(r);
 		return (-1);
 	}
