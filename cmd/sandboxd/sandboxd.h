@@ -27,6 +27,7 @@
 #define SVC_TAIL_SIZE		2048	/* of stderr, for the crash line */
 #define SVC_TAIL_LINES		5
 #define SVC_DRAIN_BUF		16384
+#define SVC_DRAIN_READS		8	/* per turn of the event loop */
 
 struct child {
 	enum proc_id		 id;

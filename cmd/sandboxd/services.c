@@ -213,16 +213,23 @@ svc_close_stdio(struct service *s)
 	s->attached = 0;
 }
 
-/* Nobody attached: its output is read and dropped, only counted. */
+/*
+ * Nobody attached: its output is read and dropped, only counted; a few
+ * reads a turn, so a service that writes without end starves no one.
+ */
 static void
 svc_drain(int fd, short event, void *arg)
 {
 	struct service	*s = arg;
 	char		 buf[SVC_DRAIN_BUF];
 	ssize_t		 n;
+	int		 i;
 
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	for (i = 0; i < SVC_DRAIN_READS &&
+	    (n = read(fd, buf, sizeof(buf))) > 0; i++)
 		s->dropped += n;
+	if (i == SVC_DRAIN_READS)
+		return;
 	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
 		event_del(&s->ev_out);
 		s->ev_out_set = 0;
@@ -535,8 +542,8 @@ static void
 svc_stopped(struct service *s)
 {
 	s->state = SVC_STATE_STOPPED;
-	svc_audit(s, "service.stop", json_pack("{s:s}", "reason",
-	    s->reason));
+	svc_audit(s, "service.stop", json_pack("{s:s, s:o}", "reason",
+	    s->reason, "stderr", svc_tail_lines(s)));
 	svc_reply_waiter(s, 0, "stopped");
 	if (s->gone) {
 		svc_free(s);

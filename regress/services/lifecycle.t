@@ -6,7 +6,7 @@
 # requests get clear errors; a reload starts and stops declared ones.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 38
+plan 40
 setup_users
 S=$ROOT/regress/services
 write_conf "
@@ -70,6 +70,20 @@ check "... and the master does not grow with it (${rss} kB, then ${rss2} kB)" \
     test "$rss2" -lt $((rss + 1024))
 check "an unattached service's input sees nothing: it is still waiting" \
     svc_is reader state=running starts=1
+
+# stderr has no cap for a service: one that floods it grows no daemon.
+ctl service start errflood -p svc -- sh -c 'exec yes flooding >&2' >/dev/null
+svc_wait 10 errflood state=running
+rpid=$(child_field runnerd pid)
+sleep 1
+r1=$(proc_status "$rpid" VmRSS); m1=$(proc_status "$SBX_PID" VmRSS)
+sleep 3
+r2=$(proc_status "$rpid" VmRSS); m2=$(proc_status "$SBX_PID" VmRSS)
+check "a service flooding stderr: runnerd ${r1} then ${r2} kB, the master ${m1} then ${m2} kB" \
+    test "$r2" -lt $((r1 + 4096)) -a "$m2" -lt $((m1 + 4096))
+ctl service stop errflood >/dev/null
+check "... the master took it all along: the stop line has its last lines" \
+    contains "$($A errflood field service.stop stderr)" '^\["flooding", "flooding", '
 
 # status, ps, list
 out=$(ctl status)
