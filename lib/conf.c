@@ -84,6 +84,7 @@ conf_new(void)
 	TAILQ_INIT(&c->secret_rules);
 	TAILQ_INIT(&c->fs_rules);
 	TAILQ_INIT(&c->secrets);
+	TAILQ_INIT(&c->services);
 	g = &c->global;
 	g->subnet.af = AF_INET;
 	g->subnet.len = 16;
@@ -126,6 +127,7 @@ conf_free(struct sandboxd_conf *c)
 	FREE_LIST(&c->env_rules, conf_env_rule);
 	FREE_LIST(&c->secret_rules, conf_secret_rule);
 	FREE_LIST(&c->fs_rules, conf_fs_rule);
+	FREE_LIST(&c->services, conf_service);
 	while ((s = TAILQ_FIRST(&c->secrets)) != NULL) {
 		TAILQ_REMOVE(&c->secrets, s, entry);
 		freezero(s, sizeof(*s));
@@ -153,6 +155,9 @@ conf_policy_defaults(struct policy_msg *p, const char *name)
 	p->fsize = 1ULL << 30;
 	p->nofile = 1024;
 	p->grace_ms = 2000;
+	p->restart = RESTART_ON_FAILURE;
+	p->restart_max = 5;
+	p->restart_window = 600;
 }
 
 struct conf_policy *
@@ -470,6 +475,55 @@ check_polname(const char *name, size_t sz, int empty, char *buf, size_t len)
 	return (0);
 }
 
+/* A service's name: the same plain rules as a policy's. */
+int
+conf_check_name(const char *name, size_t sz, const char *what, char *buf,
+    size_t len)
+{
+	const char	*c;
+
+	if (check_nul(name, sz, what, buf, len) == -1)
+		return (-1);
+	if (!is_alpha(*name) && !is_digit(*name))
+		return (fail(buf, len, "%s \"%s\": name must start with a "
+		    "letter or digit", what, name));
+	for (c = name; *c != '\0'; c++)
+		if (!is_alpha(*c) && !is_digit(*c) && *c != '_' &&
+		    *c != '-' && *c != '.')
+			return (fail(buf, len, "%s \"%s\": only letters, "
+			    "digits, '_', '-' and '.' allowed", what, name));
+	return (0);
+}
+
+/* argc NUL-terminated strings, args_len bytes, the first not empty. */
+int
+conf_check_service(const struct service_msg *m, char *buf, size_t len)
+{
+	const char	*p = m->args, *end;
+	uint32_t	 n = 0;
+
+	if (conf_check_name(m->name, sizeof(m->name), "service", buf,
+	    len) == -1 ||
+	    check_polname(m->policy, sizeof(m->policy), 1, buf, len) == -1)
+		return (-1);
+	if (m->argc == 0 || m->args_len > sizeof(m->args) ||
+	    m->args[0] == '\0')
+		return (fail(buf, len, "service \"%s\": no command",
+		    m->name));
+	end = m->args + m->args_len;
+	while (p < end) {
+		if ((p = memchr(p, '\0', end - p)) == NULL)
+			return (fail(buf, len, "service \"%s\": malformed "
+			    "command", m->name));
+		p++;
+		n++;
+	}
+	if (n != m->argc)
+		return (fail(buf, len, "service \"%s\": malformed command",
+		    m->name));
+	return (0);
+}
+
 static int
 check_limits(const struct policy_msg *p, char *buf, size_t len)
 {
@@ -507,6 +561,12 @@ conf_check_policy(const struct policy_msg *p, char *buf, size_t len)
 		    p->name));
 	if (check_limits(p, buf, len) == -1)
 		return (-1);
+	if (p->restart > RESTART_ALWAYS || p->restart_max > CONF_RESTART_MAX ||
+	    p->restart_window == 0 || p->restart_window > 86400 ||
+	    p->watchdog > 86400)
+		return (fail(buf, len, "policy \"%s\": restart max 0-%u per "
+		    "1s-24h and watchdog 0-24h, please", p->name,
+		    CONF_RESTART_MAX));
 	CHECK_NUL(p->root, "filesystem root");
 	return (check_path(p->root, "filesystem root", 1, buf, len));
 }

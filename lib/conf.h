@@ -91,7 +91,31 @@ struct policy_msg {
 	/* filesystem { } */
 	char		root[CONF_PATH_SIZE];	/* "" = host system dirs */
 	uint8_t		keep_failed;
-	uint8_t		pad[3];
+	/* a service run under it: restart ..., watchdog */
+	uint8_t		restart;	/* enum policy_restart, on-failure */
+	uint8_t		pad[2];
+	uint32_t	restart_max;	/* restarts within the window, 5 */
+	uint32_t	restart_window;	/* seconds, 600 */
+	uint32_t	watchdog;	/* seconds, 0 = none */
+};
+
+enum policy_restart {
+	RESTART_NEVER = 0,
+	RESTART_ON_FAILURE,
+	RESTART_ALWAYS
+};
+
+#define CONF_RESTART_MAX	100
+#define CONF_SERVICE_ARGS	4096	/* a service's argv, NUL-separated */
+#define CONF_SERVICES_MAX	64
+
+/* service "name" { policy "p"; command "..." }: the master's alone. */
+struct service_msg {
+	char		name[CONF_NAME_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint32_t	argc;
+	uint32_t	args_len;
+	char		args[CONF_SERVICE_ARGS];
 };
 
 enum net_rule_type {
@@ -175,6 +199,7 @@ CONF_ENTRY(conf_env_rule, env_rule_msg);
 CONF_ENTRY(conf_secret_rule, secret_rule_msg);
 CONF_ENTRY(conf_fs_rule, fs_rule_msg);
 CONF_ENTRY(conf_secret, secret_msg);
+CONF_ENTRY(conf_service, service_msg);
 
 struct sandboxd_conf {
 	struct conf_global_msg		global;
@@ -185,6 +210,7 @@ struct sandboxd_conf {
 	struct conf_secret_rule_list	secret_rules;
 	struct conf_fs_rule_list	fs_rules;
 	struct conf_secret_list		secrets;	/* zeroed when freed */
+	struct conf_service_list	services;	/* the master's only */
 };
 
 /* conf.c */
@@ -212,6 +238,10 @@ int			 conf_check_secret_rule(const struct secret_rule_msg *,
 int			 conf_check_fs_rule(const struct fs_rule_msg *,
 			    char *, size_t);
 int			 conf_check_secret(const struct secret_msg *,
+			    char *, size_t);
+int			 conf_check_service(const struct service_msg *,
+			    char *, size_t);
+int			 conf_check_name(const char *, size_t, const char *,
 			    char *, size_t);
 const struct secret_msg	*conf_secret_find(const struct sandboxd_conf *,
 			    const char *);

@@ -96,3 +96,11 @@ env_build_unpack(struct env_build_req *m, char **vars)
 		vars[i] = p;
 	vars[i] = NULL;
 }
+
+int
+env_check_health(const struct env_health *m, char *err, size_t len)
+{
+	if (sbx_check_id(m->id, sizeof(m->id)) == -1)
+		return (env_fail(err, len, "env health"));
+	return (0);
+}

@@ -28,6 +28,7 @@ enum imsg_type {
 	IMSG_CTL_GET,			/* struct sbx_file_req + fd */
 	IMSG_CTL_RUN,			/* struct sbx_run_req */
 	IMSG_CTL_STDIO,			/* struct sbx_stdio + fd */
+	IMSG_CTL_SERVICE,		/* struct svc_req */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
@@ -38,6 +39,8 @@ enum imsg_type {
 	/* netd -> master -> sandboxctl, for show; a RESULT ends them */
 	IMSG_CTL_NET_INFO,		/* struct sbx_net_info */
 	IMSG_CTL_NET_RULES,		/* text, 1 to SBX_OUTPUT_MAX bytes */
+	/* master -> sandboxctl: service rows; attach: two CTL_STDIO */
+	IMSG_CTL_SERVICE_INFO,		/* struct svc_info */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -83,6 +86,8 @@ enum imsg_type {
 	IMSG_ENV_DOWN,			/* envd gone: pending builds fail */
 	/* master -> envd, no payload */
 	IMSG_ENV_RESET,			/* runnerd gone: forget every sandbox */
+	/* envd -> master: a sandbox said it is alive (the watchdog) */
+	IMSG_ENV_HEALTH,		/* struct env_health */
 
 	/* runnerd -> netd, checked and relayed by the master */
 	IMSG_NET_SETUP = 400,		/* struct net_setup + fd, see there */
@@ -155,6 +160,7 @@ enum proc_state {
 };
 
 #define SBX_ID_SIZE		17	/* 16 hex digits */
+#define SVC_NAME_SIZE		CONF_NAME_SIZE
 #define SBX_EXEC_ARGS_SIZE	12288	/* argv then env, NUL-separated */
 #define SBX_OUTPUT_MAX		8192	/* bytes after sbx_output_hdr */
 
@@ -165,6 +171,9 @@ struct sbx_create_req {
 	uint8_t		tap;		/* a tap device instead of a veth */
 	uint8_t		pad[2];
 	uint32_t	tap_uid;	/* set by the master: the caller's */
+	/* Set by the master for a service's sandboxes, "" otherwise. */
+	char		service[CONF_NAME_SIZE];
+	char		want_id[SBX_ID_SIZE];	/* this id, not a new one */
 };
 
 struct sbx_id_req {
@@ -193,6 +202,11 @@ struct sbx_exec_req {
  * sent just before the request as two IMSG_CTL_STDIO.
  */
 #define SBX_EXEC_INTERACTIVE	0x01
+/*
+ * Set by the master alone, for a service: no timeout, and stderr is
+ * streamed without a cap (the master keeps only its tail).
+ */
+#define SBX_EXEC_SERVICE	0x02
 
 enum sbx_stdio_which {
 	SBX_STDIO_IN = 0,
@@ -257,6 +271,7 @@ struct sbx_info {
 	uint64_t	stderr_cap;
 	uint64_t	workspace;
 	char		workspace_path[CONF_PATH_SIZE];	/* host side */
+	char		service[CONF_NAME_SIZE];	/* "" if none */
 	struct net_ident net_ident;	/* valid unless SBX_NET_NONE */
 };
 
@@ -341,6 +356,11 @@ struct env_abort {
 	uint32_t	exec_id;
 	uint32_t	reason;		/* enum sbx_reason */
 	uint32_t	grace_ms;
+};
+
+/* A health notification from a sandbox's broker channel. */
+struct env_health {
+	char		id[SBX_ID_SIZE];
 };
 
 /* count "K=V" strings, each NUL-terminated, len bytes in all. */
@@ -448,6 +468,56 @@ struct dns_pin_ack {
 	uint64_t	token;
 	char		id[SBX_ID_SIZE];
 	int32_t		error;		/* 0: every pin is in */
+};
+
+/* sandboxctl service ...: one request, its op says which. */
+enum svc_op {
+	SVC_OP_START = 1,	/* exec holds the command, or argc 0 */
+	SVC_OP_STOP,
+	SVC_OP_RESTART,
+	SVC_OP_STATUS,
+	SVC_OP_LIST,
+	SVC_OP_ATTACH
+};
+
+struct svc_req {
+	char		corr[CORR_ID_SIZE];
+	uint32_t	op;		/* enum svc_op */
+	char		name[SVC_NAME_SIZE];	/* "" for LIST */
+	char		policy[CONF_NAME_SIZE];	/* START; "" = "default" */
+	struct sbx_exec_req exec;	/* START: id, corr unused */
+};
+
+enum svc_state {
+	SVC_STATE_WAITING = 1,	/* for runnerd and the others */
+	SVC_STATE_STARTING,	/* its sandbox is being made */
+	SVC_STATE_RUNNING,
+	SVC_STATE_STOPPING,	/* the abort sequence is under way */
+	SVC_STATE_BACKOFF,	/* restarting after a delay */
+	SVC_STATE_STOPPED,	/* by sandboxctl, or it exited as allowed */
+	SVC_STATE_FAILED	/* gave up; reason says why */
+};
+
+struct svc_info {
+	char		name[SVC_NAME_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	char		sandbox[SBX_ID_SIZE];	/* "" while none */
+	uint32_t	state;		/* enum svc_state */
+	uint8_t		declared;	/* in sandboxd.conf */
+	uint8_t		attached;	/* a client has its stdio */
+	uint8_t		restart;	/* enum policy_restart */
+	uint8_t		pad;
+	int32_t		pid;		/* of the command, 0 if none */
+	uint32_t	starts;		/* instances started */
+	uint32_t	restarts;	/* of them, by the policy */
+	uint32_t	restart_max;
+	uint32_t	restart_window;	/* seconds */
+	uint32_t	watchdog;	/* seconds, 0 = none */
+	uint32_t	backoff_ms;	/* the delay now waited, if BACKOFF */
+	int64_t		uptime;		/* of this instance, seconds */
+	uint64_t	dropped;	/* stdout bytes, nobody attached */
+	char		command[CTL_MSG_SIZE];	/* argv, shortened */
+	char		reason[CTL_MSG_SIZE];	/* of the last end */
 };
 
 struct reconf_done {

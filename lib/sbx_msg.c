@@ -42,6 +42,10 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 {
 	if (sbx_check_corr(req->corr, sizeof(req->corr)) == -1 ||
 	    memchr(req->policy, '\0', sizeof(req->policy)) == NULL ||
+	    memchr(req->service, '\0', sizeof(req->service)) == NULL ||
+	    (req->want_id[0] != '\0' &&
+	    sbx_check_id(req->want_id, sizeof(req->want_id)) == -1) ||
+	    memchr(req->want_id, '\0', sizeof(req->want_id)) == NULL ||
 	    req->ephemeral > 1 || req->tap > 1) {
 		snprintf(err, len, "malformed create request");
 		return (-1);
@@ -96,7 +100,7 @@ static int
 sbx_check_exec_body(const struct sbx_exec_req *req, char *err, size_t len)
 {
 	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
-	    (req->flags & ~SBX_EXEC_INTERACTIVE) != 0 ||
+	    (req->flags & ~(SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE)) != 0 ||
 	    sbx_check_args(req) == -1) {
 		snprintf(err, len, "malformed exec request");
 		return (-1);
@@ -119,6 +123,28 @@ sbx_check_run(const struct sbx_run_req *req, char *err, size_t len)
 	    sbx_check_corr(req->exec.corr, sizeof(req->exec.corr)) == -1)
 		return (-1);
 	return (sbx_check_exec_body(&req->exec, err, len));
+}
+
+/* sandboxctl service: op, name (but for list), a start's command. */
+int
+sbx_check_svc(const struct svc_req *r, char *err, size_t len)
+{
+	if (sbx_check_corr(r->corr, sizeof(r->corr)) == -1 ||
+	    r->op < SVC_OP_START || r->op > SVC_OP_ATTACH ||
+	    memchr(r->policy, '\0', sizeof(r->policy)) == NULL ||
+	    memchr(r->name, '\0', sizeof(r->name)) == NULL) {
+		snprintf(err, len, "malformed service request");
+		return (-1);
+	}
+	if (r->op != SVC_OP_LIST && conf_check_name(r->name, sizeof(r->name),
+	    "service", err, len) == -1)
+		return (-1);
+	if (r->op == SVC_OP_START && r->exec.argc != 0 &&
+	    (sbx_check_corr(r->exec.corr, sizeof(r->exec.corr)) == -1 ||
+	    r->exec.flags != 0 || r->exec.timeout != 0 ||
+	    sbx_check_exec_body(&r->exec, err, len) == -1))
+		return (-1);
+	return (0);
 }
 
 int

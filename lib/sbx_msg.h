@@ -14,6 +14,7 @@ int	sbx_check_create(const struct sbx_create_req *, char *, size_t);
 int	sbx_check_id_req(const struct sbx_id_req *, char *, size_t);
 int	sbx_check_exec(const struct sbx_exec_req *, char *, size_t);
 int	sbx_check_run(const struct sbx_run_req *, char *, size_t);
+int	sbx_check_svc(const struct svc_req *, char *, size_t);
 int	sbx_check_file(const struct sbx_file_req *, char *, size_t);
 int	sbx_check_stdio(const struct sbx_stdio *, char *, size_t);
 /* Pack argv and env into req; -1 if they do not fit. */

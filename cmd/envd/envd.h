@@ -5,6 +5,7 @@
 #include <sys/queue.h>
 #include <sys/tree.h>
 #include <event.h>
+#include <time.h>
 
 #include "conf.h"
 #include "sandboxd_imsg.h"
@@ -15,6 +16,7 @@
 #define BROKER_FRAMES_PER_TURN	16	/* then other clients go first */
 #define BROKER_FRAME_TIMEOUT	60	/* seconds for one frame to arrive */
 #define BROKER_CONNS_MAX	64	/* per sandbox, exec channels too */
+#define HEALTH_FORWARD_MS	500	/* at most one health per sandbox */
 
 struct esandbox;
 
@@ -49,6 +51,7 @@ struct esandbox {
 	TAILQ_HEAD(, bconn)	 conns;
 	int			 nconns;
 	TAILQ_HEAD(, exposed)	 exposed;	/* by secrets.expose */
+	struct timespec		 last_health;	/* last one forwarded */
 };
 
 RB_HEAD(esandbox_tree, esandbox);

@@ -165,6 +165,32 @@ rpc_name(json_t *req)
 	return (s);
 }
 
+/*
+ * health: the sandbox says it is alive, for a service's watchdog.
+ * The master hears of it, at most every HEALTH_FORWARD_MS per sandbox
+ * so a chatty sandbox cannot flood it; never audited, it is no access.
+ */
+static void
+rpc_health(struct bconn *c, json_t *id)
+{
+	struct env_health	 h;
+	struct timespec		 now, *last = &c->sb->last_health;
+	int64_t			 ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - last->tv_sec) * 1000 +
+	    (now.tv_nsec - last->tv_nsec) / 1000000;
+	if (last->tv_sec == 0 || ms >= HEALTH_FORWARD_MS) {
+		*last = now;
+		memset(&h, 0, sizeof(h));
+		strlcpy(h.id, c->sb->id, sizeof(h.id));
+		envd_send(IMSG_ENV_HEALTH, -1, &h, sizeof(h));
+	}
+	if (id != NULL)
+		rpc_reply(c, json_pack("{s:s, s:O, s:{s:b}}", "jsonrpc", "2.0",
+		    "id", id, "result", "ok", 1));
+}
+
 static void
 rpc_call(struct bconn *c, json_t *req, json_t *id, const char *method)
 {
@@ -172,6 +198,10 @@ rpc_call(struct bconn *c, json_t *req, json_t *id, const char *method)
 	const char	*name, *msg = "";
 	int		 code = 0, granted;
 
+	if (strcmp(method, "health") == 0) {
+		rpc_health(c, id);
+		return;
+	}
 	if (strncmp(method, "secrets.", 8) != 0 ||
 	    (strcmp(method + 8, "get") != 0 && strcmp(method + 8, "has") != 0 &&
 	    strcmp(method + 8, "expose") != 0)) {

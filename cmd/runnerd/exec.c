@@ -122,6 +122,35 @@ exec_stream_close(struct rexec *e, struct rstream *s)
 	s->open = 0;
 }
 
+/* The master has caught up: read the service's streams again. */
+static void
+exec_resume(int fd, short event, void *arg)
+{
+	struct rexec	*e = arg;
+	int		 i;
+
+	for (i = 0; i < 2; i++)
+		if (e->out[i].open)
+			event_add(&e->out[i].ev, NULL);
+}
+
+/* A service's uncapped output waits while the master is behind. */
+static int
+exec_paused(struct rexec *e)
+{
+	struct timeval	 tv = { 0, EXEC_PAUSE_MS * 1000 };
+	int		 i;
+
+	if (!e->service ||
+	    imsg_queued(&child_iev_main()->ibuf) <= EXEC_QUEUE_MAX)
+		return (0);
+	for (i = 0; i < 2; i++)
+		if (e->out[i].open)
+			event_del(&e->out[i].ev);
+	evtimer_add(&e->ev_resume, &tv);
+	return (1);
+}
+
 static void
 exec_read(int fd, short event, void *arg)
 {
@@ -130,6 +159,8 @@ exec_read(int fd, short event, void *arg)
 	char		 buf[EXEC_READ_SIZE];
 	ssize_t		 n;
 
+	if (exec_paused(e))
+		return;
 	n = read(fd, buf, sizeof(buf));
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -192,6 +223,7 @@ exec_free(struct rexec *e)
 	evtimer_del(&e->ev_timeout);
 	evtimer_del(&e->ev_abort);
 	evtimer_del(&e->ev_drain);
+	evtimer_del(&e->ev_resume);
 	TAILQ_REMOVE(&e->rs->execs, e, entry);
 	free(e);
 }
@@ -390,6 +422,9 @@ exec_timeout_for(struct rsandbox *rs, struct sbx_exec_req *req,
 {
 	const struct policy_msg	*p = &rs->sb.policy;
 
+	/* A service runs until it ends or is stopped: 0, no clock. */
+	if (req->flags & SBX_EXEC_SERVICE)
+		return (0);
 	if (req->timeout == 0)
 		return (p->timeout);
 	if (req->timeout > p->timeout_max) {
@@ -471,7 +506,9 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 		exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
 	}
 	fcntl(pe[0], F_SETFL, O_NONBLOCK);
-	exec_stream_init(e, 1, pe[0], e->rs->sb.policy.stderr_cap);
+	/* A service's stderr goes on for days; the master keeps its tail. */
+	exec_stream_init(e, 1, pe[0], (req->flags & SBX_EXEC_SERVICE) ?
+	    UINT64_MAX : e->rs->sb.policy.stderr_cap);
 	return (0);
 }
 
@@ -515,7 +552,8 @@ exec_launch(struct rexec *e, int broker)
 	exec_env_free(e);
 	tv.tv_sec = e->timeout;
 	tv.tv_usec = 0;
-	evtimer_add(&e->ev_timeout, &tv);
+	if (e->timeout != 0)
+		evtimer_add(&e->ev_timeout, &tv);
 	memset(&st, 0, sizeof(st));
 	strlcpy(st.id, e->rs->sb.id, sizeof(st.id));
 	st.exec_id = e->id;
@@ -708,6 +746,8 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	evtimer_set(&e->ev_timeout, exec_timeout, e);
 	evtimer_set(&e->ev_abort, exec_abort_step, e);
 	evtimer_set(&e->ev_drain, exec_drain_timeout, e);
+	evtimer_set(&e->ev_resume, exec_resume, e);
+	e->service = (req->flags & SBX_EXEC_SERVICE) != 0;
 	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
 	exec_env_request(e, rs->sb.policy.name);
 	return (0);

@@ -110,6 +110,7 @@ runnerd_info(struct rsandbox *rs, struct sbx_info *info)
 	info->workspace = p->workspace;
 	strlcpy(info->workspace_path, rs->sb.workspace,
 	    sizeof(info->workspace_path));
+	strlcpy(info->service, rs->service, sizeof(info->service));
 	if (rs->net == RNET_UP) {
 		info->net = rs->tap ? SBX_NET_TAP : SBX_NET_VETH;
 		info->net_ident = rs->net_ident;
@@ -199,6 +200,8 @@ runnerd_env_announce(struct rsandbox *rs, int gone)
 	    &m, sizeof(m));
 }
 
+static int	runnerd_id_busy(const char *);
+
 /* A sandbox's place: its id, uid and policy, not yet built. */
 static struct rsandbox *
 runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
@@ -213,15 +216,30 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 		    name);
 		return (NULL);
 	}
-	if ((rs = spare_take(*polp, req)) != NULL) {
+	if (req->want_id[0] != '\0' && runnerd_id_busy(req->want_id)) {
+		runnerd_result(peerid, req->corr, EEXIST, "sandbox %s is in "
+		    "use", req->want_id);
+		return (NULL);
+	}
+	/* A service's sandboxes have the id of its name: never a spare. */
+	if (req->want_id[0] == '\0' &&
+	    (rs = spare_take(*polp, req)) != NULL) {
 		rs->prebuilt = 1;
+		strlcpy(rs->service, req->service, sizeof(rs->service));
 		strlcpy(rs->corr, req->corr, sizeof(rs->corr));
 		return (rs);
 	}
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
-	/* The id of the network made ahead, if this sandbox can take it. */
-	if (!net_claim(&(*polp)->m, req, rs->sb.id))
+	strlcpy(rs->service, req->service, sizeof(rs->service));
+	/*
+	 * A service's sandboxes all have the id its name gives, so each
+	 * gets the same network identity; others take the network made
+	 * ahead if they can.
+	 */
+	if (req->want_id[0] != '\0')
+		strlcpy(rs->sb.id, req->want_id, sizeof(rs->sb.id));
+	else if (!net_claim(&(*polp)->m, req, rs->sb.id))
 		runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
 	rs->sb.policy = (*polp)->m;
@@ -337,6 +355,26 @@ runnerd_bury(int fd, short event, void *arg)
 		TAILQ_REMOVE(&graveyard, rs, grave);
 		runnerd_teardown(rs);
 	}
+}
+
+/*
+ * An id asked for again (a service's next sandbox) must be free: one
+ * still in the graveyard is buried now, so that envd, netd and dnspind
+ * hear of the old one's end before the new one's start.
+ */
+static int
+runnerd_id_busy(const char *id)
+{
+	struct rsandbox	*rs;
+
+	if (runnerd_find(id) != NULL)
+		return (1);
+	TAILQ_FOREACH(rs, &graveyard, grave)
+		if (strcmp(rs->sb.id, id) == 0) {
+			runnerd_bury(-1, 0, NULL);
+			break;
+		}
+	return (0);
 }
 
 static void

@@ -15,6 +15,13 @@
 #define EXEC_ENV_WAIT_MS	5000	/* for envd's environment */
 #define EXEC_ENV_MAX		(80 * 1024)	/* its strings, in all */
 #define EXEC_READ_SIZE		65536
+/*
+ * A service's stderr has no cap: past this many messages queued for
+ * the master, runnerd stops reading it for EXEC_PAUSE_MS, so a service
+ * that writes faster than the master takes waits on its own pipe.
+ */
+#define EXEC_QUEUE_MAX		64
+#define EXEC_PAUSE_MS		20
 
 struct rsandbox;
 
@@ -68,6 +75,8 @@ struct rexec {
 	enum abort_stage	 abort;
 	uint32_t		 reason;	/* set by an abort */
 	int			 finish_pending;	/* until SIGKILL */
+	int			 service;	/* SBX_EXEC_SERVICE */
+	struct event		 ev_resume;	/* reading again */
 };
 
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
@@ -100,6 +109,7 @@ struct rsandbox {
 	int			 prebuilt;	/* taken from spare.c */
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
+	char			 service[CONF_NAME_SIZE];	/* "" none */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);

@@ -172,8 +172,8 @@ void
 show_ps_header(void)
 {
 	if (!json)
-		printf("%-16s %-12s %8s %8s %5s %5s %8s\n", "ID", "POLICY",
-		    "UID", "PID", "EXECS", "PROCS", "AGE");
+		printf("%-16s %-12s %8s %8s %5s %5s %8s %s\n", "ID", "POLICY",
+		    "UID", "PID", "EXECS", "PROCS", "AGE", "SERVICE");
 }
 
 static json_t *
@@ -196,6 +196,8 @@ sandbox_json(const struct sbx_info *si, const char *event)
 	    "stderr_cap", (json_int_t)si->stderr_cap,
 	    "workspace", (json_int_t)si->workspace,
 	    "workspace_path", si->workspace_path);
+	if (o != NULL && si->service[0] != '\0')
+		json_object_set_new(o, "service", json_string(si->service));
 	if (o != NULL && si->net != SBX_NET_NONE)
 		json_object_set_new(o, "network", net_ident_json(&si->net_ident,
 		    si->net == SBX_NET_TAP));
@@ -228,9 +230,10 @@ show_sandbox(const struct sbx_info *si, const char *event)
 		return;
 	}
 	if (ctl_last.ps)
-		printf("%-16s %-12s %8u %8d %5u %5u %7llds\n", si->id,
+		printf("%-16s %-12s %8u %8d %5u %5u %7llds %s\n", si->id,
 		    si->policy, si->uid, si->init_pid, si->execs, si->procs,
-		    (long long)(time(NULL) - si->created));
+		    (long long)(time(NULL) - si->created),
+		    si->service[0] != '\0' ? si->service : "-");
 	else if (event != NULL && strcmp(event, "sandbox") == 0)
 		show_sandbox_long(si);
 }
@@ -349,4 +352,107 @@ show_exec_result(const struct sbx_exec_result *r)
 		    (unsigned long long)r->bytes_stdout,
 		    (unsigned long long)r->bytes_stderr);
 	return (rc);
+}
+
+static const char *
+svc_state_name(uint32_t state)
+{
+	switch (state) {
+	case SVC_STATE_WAITING:
+		return ("waiting");
+	case SVC_STATE_STARTING:
+		return ("starting");
+	case SVC_STATE_RUNNING:
+		return ("running");
+	case SVC_STATE_STOPPING:
+		return ("stopping");
+	case SVC_STATE_BACKOFF:
+		return ("backoff");
+	case SVC_STATE_STOPPED:
+		return ("stopped");
+	case SVC_STATE_FAILED:
+		return ("failed");
+	}
+	return ("unknown");
+}
+
+static const char *
+svc_restart_name(uint32_t r)
+{
+	switch (r) {
+	case RESTART_NEVER:
+		return ("never");
+	case RESTART_ON_FAILURE:
+		return ("on-failure");
+	case RESTART_ALWAYS:
+		return ("always");
+	}
+	return ("unknown");
+}
+
+void
+show_service_header(void)
+{
+	if (json || ctl_last.service_header || ctl_last.service_long)
+		return;
+	ctl_last.service_header = 1;
+	printf("%-16s %-10s %-12s %-16s %7s %8s %8s %s\n", "SERVICE", "STATE",
+	    "POLICY", "SANDBOX", "PID", "RESTARTS", "UPTIME", "REASON");
+}
+
+static void
+show_service_long(const struct svc_info *si)
+{
+	printf("service:        %s%s\nstate:          %s\npolicy:         %s\n"
+	    "sandbox:        %s\npid:            %d\ncommand:        %s\n"
+	    "starts:         %u\nrestarts:       %u\n"
+	    "restart:        %s max %u per %us\nwatchdog:       %us\n"
+	    "uptime:         %llds\nattached:       %s\n"
+	    "stdout dropped: %llu bytes\n",
+	    si->name, si->declared ? " (declared)" : "",
+	    svc_state_name(si->state), si->policy,
+	    si->sandbox[0] ? si->sandbox : "-", si->pid, si->command,
+	    si->starts, si->restarts, svc_restart_name(si->restart),
+	    si->restart_max, si->restart_window, si->watchdog,
+	    (long long)si->uptime, si->attached ? "yes" : "no",
+	    (unsigned long long)si->dropped);
+	if (si->state == SVC_STATE_BACKOFF)
+		printf("next start in:  %u ms\n", si->backoff_ms);
+	if (si->reason[0] != '\0')
+		printf("reason:         %s\n", si->reason);
+}
+
+void
+show_service(const struct svc_info *si)
+{
+	if (json) {
+		json_emit(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:i, "
+		    "s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s}",
+		    "event", "service", "name", si->name, "policy", si->policy,
+		    "sandbox", si->sandbox, "state", svc_state_name(si->state),
+		    "declared", si->declared, "attached", si->attached,
+		    "pid", si->pid, "starts", (json_int_t)si->starts,
+		    "restarts", (json_int_t)si->restarts,
+		    "restart", svc_restart_name(si->restart),
+		    "restart_max", (json_int_t)si->restart_max,
+		    "restart_window", (json_int_t)si->restart_window,
+		    "watchdog", (json_int_t)si->watchdog,
+		    "backoff_ms", (json_int_t)si->backoff_ms,
+		    "uptime", (json_int_t)si->uptime,
+		    "stdout_dropped", (json_int_t)si->dropped,
+		    "command", si->command, "reason", si->reason));
+		return;
+	}
+	if (ctl_last.service_long) {
+		show_service_long(si);
+		return;
+	}
+	if (!ctl_last.service_header) {
+		putchar('\n');
+		show_service_header();
+	}
+	printf("%-16s %-10s %-12s %-16s %7d %8u %7llds %s\n", si->name,
+	    svc_state_name(si->state), si->policy,
+	    si->sandbox[0] ? si->sandbox : "-", si->pid, si->restarts,
+	    (long long)si->uptime, si->reason);
 }

@@ -28,7 +28,10 @@ usage(void)
 	    "\tcreate [-p policy]\n"
 	    "\texec [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
 	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
-	    "\tput id local remote\n\tget id remote local\n", __progname);
+	    "\tput id local remote\n\tget id remote local\n"
+	    "\tservice start name [-p policy] [-e K=V]... [-- cmd ...]\n"
+	    "\tservice stop | restart | status | attach name\n"
+	    "\tservice list\n", __progname);
 	exit(1);
 }
 
@@ -107,8 +110,23 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct sbx_exec_start	 st;
 	struct sbx_exec_result	 er;
 	struct sbx_net_info	 ni;
+	struct svc_info		 si;
+	struct sbx_stdio	 sio;
+	int			 fd;
 
 	switch (imsg_get_type(imsg)) {
+	case IMSG_CTL_SERVICE_INFO:
+		REPLY_GET(imsg, si);
+		show_service(&si);
+		return (0);
+	case IMSG_CTL_STDIO:
+		REPLY_GET(imsg, sio);
+		if ((fd = imsg_get_fd(imsg)) == -1 || sio.which > SBX_STDIO_OUT)
+			errx(1, "malformed stdio reply");
+		if (ctl_last.stdio[sio.which] != -1)
+			close(ctl_last.stdio[sio.which]);
+		ctl_last.stdio[sio.which] = fd;
+		return (0);
 	case IMSG_CTL_PROC_STATUS:
 		REPLY_GET(imsg, ps);
 		show_proc_status(&ps);
@@ -214,6 +232,8 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 		return (cmd_put(ibuf, argc, argv));
 	if (strcmp(cmd, "get") == 0)
 		return (cmd_get(ibuf, argc, argv));
+	if (strcmp(cmd, "service") == 0)
+		return (cmd_service(ibuf, argc, argv));
 	usage();
 }
 
@@ -242,5 +262,8 @@ main(int argc, char *argv[])
 		usage();
 	imsg_init(&ibuf, ctl_connect(sock));
 	imsg_set_maxsize(&ibuf, MAX_IMSGSIZE);
+	/* service attach is sent fds: the service's stdio. */
+	imsg_allow_fdpass(&ibuf);
+	ctl_last.stdio[0] = ctl_last.stdio[1] = -1;
 	return (ctl_command(&ibuf, argc, argv));
 }

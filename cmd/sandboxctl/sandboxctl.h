@@ -23,6 +23,9 @@ int	 cmd_ps(struct imsgbuf *, int, char *[]);
 int	 cmd_put(struct imsgbuf *, int, char *[]);
 int	 cmd_get(struct imsgbuf *, int, char *[]);
 
+/* service.c */
+int	 cmd_service(struct imsgbuf *, int, char *[]);
+
 /* output.c */
 void	 show_status_header(void);
 void	 show_proc_status(const struct ctl_proc_status *);
@@ -34,6 +37,8 @@ void	 show_output(const struct sbx_output_hdr *, const char *);
 int	 show_exec_result(const struct sbx_exec_result *);
 void	 show_event_id(const char *, const char *);
 void	 json_emit(json_t *);
+void	 show_service_header(void);
+void	 show_service(const struct svc_info *);
 
 /* netshow.c */
 json_t	*net_ident_json(const struct net_ident *, int);
@@ -48,6 +53,9 @@ struct ctl_last {
 	const char		*sandbox_event;	/* "sandbox" or ".create" */
 	int			 ps;		/* rows go in a table */
 	uint32_t		 last_type;	/* that ended the reply */
+	int			 stdio[2];	/* attach: sent by sandboxd */
+	int			 service_long;	/* service status */
+	int			 service_header;	/* printed */
 };
 extern struct ctl_last	 ctl_last;
 

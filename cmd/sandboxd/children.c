@@ -153,6 +153,7 @@ child_exited(struct child *c, int status)
 	c->pid = 0;
 	c->conf_generation = 0;
 	if (c->id == PROC_RUNNERD) {
+		services_runnerd_gone();
 		control_runnerd_gone();
 		/* Its sandboxes died with it: envd forgets them. */
 		children_send(PROC_ENVD, IMSG_ENV_RESET, -1, NULL, 0);
@@ -266,8 +267,12 @@ child_relay(struct imsg *imsg)
 	}
 	if (len != want)
 		return (-1);
-	control_relay(imsg_get_peerid(imsg), imsg_get_type(imsg), imsg->data,
-	    len);
+	if (imsg_get_peerid(imsg) >= SVC_PEER_BASE)
+		services_reply(imsg_get_peerid(imsg), imsg_get_type(imsg),
+		    imsg->data, len);
+	else
+		control_relay(imsg_get_peerid(imsg), imsg_get_type(imsg),
+		    imsg->data, len);
 	return (0);
 }
 
@@ -280,6 +285,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && type >= IMSG_CTL_PROC_STATUS &&
 	    type <= IMSG_CTL_EXEC_RESULT)
 		return (child_relay(imsg));
+	if (c->id == PROC_ENVD && type == IMSG_ENV_HEALTH)
+		return (relay_env_health(imsg));
 	if ((c->id == PROC_RUNNERD && type >= IMSG_ENV_SANDBOX &&
 	    type <= IMSG_ENV_ABORT) ||
 	    (c->id == PROC_ENVD && (type == IMSG_ENV_CHUNK ||
@@ -320,6 +327,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		    children_running(PROC_RUNNERD)) ||
 		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))
 			children_send(PROC_RUNNERD, IMSG_DNS_UP, -1, NULL, 0);
+		/* With everyone there, services that wait start. */
+		services_kick();
 		break;
 	case IMSG_RECONF_DONE:
 		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)

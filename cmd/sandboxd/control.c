@@ -43,6 +43,7 @@ struct ctl_conn {
 	pid_t			 pid;
 	enum ctl_rights		 rights;
 	int			 closing;	/* flush, then close */
+	int			 attached;	/* to a service: no timeout */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -127,6 +128,7 @@ control_close(struct ctl_conn *c)
 	/* What it ran and what it made to last only as long: abort. */
 	if (c->used_runnerd)
 		children_send_runnerd(IMSG_RUN_CLIENT_GONE, c->id, -1, NULL, 0);
+	services_client_gone(c->id);
 	TAILQ_REMOVE(&ctl_conns, c, entry);
 	ctl_nconns--;
 	event_del(&c->ev_timeout);
@@ -230,7 +232,8 @@ control_accept(int fd, short event, void *arg)
 		return;
 	}
 	c->rights = control_rights(cfd, &c->uid, &c->pid);
-	if (++ctl_next_id == 0)
+	/* Above SVC_PEER_BASE the peerids are the services'. */
+	if (++ctl_next_id == 0 || ctl_next_id >= SVC_PEER_BASE)
 		ctl_next_id = 1;
 	c->id = ctl_next_id;
 	imsgev_init(&c->iev, cfd, control_dispatch, c);
@@ -284,6 +287,7 @@ control_status(struct ctl_conn *c, const char *corr)
 		imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
 		    sizeof(ps));
 	}
+	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }
 
@@ -384,6 +388,25 @@ control_fwd_check(uint32_t type, void *p)
 	}
 }
 
+/* What only the master sets for its services, a client may not. */
+static int
+control_fwd_reserved(uint32_t type, void *p)
+{
+	struct sbx_create_req	*cr = NULL;
+	struct sbx_exec_req	*er = NULL;
+
+	if (type == IMSG_CTL_CREATE)
+		cr = p;
+	else if (type == IMSG_CTL_RUN) {
+		cr = &((struct sbx_run_req *)p)->create;
+		er = &((struct sbx_run_req *)p)->exec;
+	} else if (type == IMSG_CTL_EXEC)
+		er = p;
+	return ((cr != NULL && (cr->service[0] != '\0' ||
+	    cr->want_id[0] != '\0')) ||
+	    (er != NULL && (er->flags & SBX_EXEC_SERVICE)));
+}
+
 static int
 control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
     struct imsg *imsg)
@@ -403,6 +426,13 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		return (-1);
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
+	if (control_fwd_reserved(f->type, &u)) {
+		if (fd != -1)
+			close(fd);
+		control_reply(c, corr, EINVAL, "a service's sandbox and the "
+		    "service exec flag are the master's to set");
+		return (0);
+	}
 	/* A tap belongs to whoever asked for it, as the kernel says. */
 	if (f->type == IMSG_CTL_CREATE)
 		((struct sbx_create_req *)&u)->tap_uid = c->uid;
@@ -431,6 +461,45 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	return (0);
 }
 
+/* sandboxctl service ...: the master's own, see services.c. */
+static int
+control_service(struct ctl_conn *c, struct imsg *imsg)
+{
+	struct svc_req	*r;
+	char		 err[256];
+	int		 fd;
+
+	if ((fd = imsg_get_fd(imsg)) != -1) {
+		close(fd);
+		return (-1);
+	}
+	if ((r = malloc(sizeof(*r))) == NULL)
+		fatal("%s", __func__);
+	if (imsg_get_data(imsg, r, sizeof(*r)) == -1 ||
+	    sbx_check_svc(r, err, sizeof(err)) == -1) {
+		free(r);
+		return (-1);
+	}
+	if (r->corr[0] == '\0')
+		corr_new(r->corr, sizeof(r->corr));
+	log_setcorr(r->corr);
+	if (r->op != SVC_OP_LIST && r->op != SVC_OP_STATUS &&
+	    c->rights != CTL_RIGHTS_ALL) {
+		log_warnx("control: uid %u: service request refused",
+		    (unsigned int)c->uid);
+		control_reply(c, r->corr, EPERM, "permission denied: only "
+		    "root may do that");
+	} else {
+		log_info("control: uid %u: service %u %s",
+		    (unsigned int)c->uid, r->op, r->name);
+		c->inflight++;
+		services_request(c->id, r);
+	}
+	log_setcorr(NULL);
+	free(r);
+	return (0);
+}
+
 /* Returns -1 when the request is malformed: drop the client. */
 static int
 control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
@@ -442,6 +511,8 @@ control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 
 	if ((f = control_fwd_find(type)) != NULL)
 		return (control_forward(c, f, imsg));
+	if (type == IMSG_CTL_SERVICE)
+		return (control_service(c, imsg));
 	if (type != IMSG_CTL_STATUS && type != IMSG_CTL_RELOAD &&
 	    type != IMSG_CTL_LOG_VERBOSE)
 		return (-1);
@@ -481,7 +552,7 @@ control_find(uint32_t id)
 static void
 control_settle(struct ctl_conn *c)
 {
-	if (c->inflight > 0)
+	if (c->inflight > 0 || c->attached)
 		evtimer_del(&c->ev_timeout);
 	else
 		control_arm_timeout(c);
@@ -500,6 +571,33 @@ control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
 		c->inflight--;
 		control_settle(c);
 	}
+}
+
+/* A reply with an fd (attach), to a client by id. */
+void
+control_send_fd(uint32_t id, uint32_t type, int fd, const void *data,
+    size_t len)
+{
+	struct ctl_conn	*c;
+
+	if ((c = control_find(id)) == NULL) {
+		close(fd);
+		return;
+	}
+	if (imsgev_compose(&c->iev, type, 0, 0, fd, data, len) == -1)
+		log_warn("%s", __func__);
+}
+
+/* Attached to a service: it may stay quiet as long as it likes. */
+void
+control_set_attached(uint32_t id, int on)
+{
+	struct ctl_conn	*c;
+
+	if ((c = control_find(id)) == NULL)
+		return;
+	c->attached = on;
+	control_settle(c);
 }
 
 /* Whatever runnerd owed is lost with it; say so. */

@@ -128,6 +128,14 @@ static void	 add_cidr(uint32_t, const char *);
 static void	 add_name(const char *, int64_t, int64_t);
 static void	 add_env(uint32_t, const char *, const char *);
 static void	 add_listitem(const char *);
+static void	 set_restart(int, const int64_t *, const uint64_t *);
+static void	 set_watchdog(uint64_t);
+static void	 service_begin(const char *);
+static void	 service_policy(const char *);
+static void	 service_command(void);
+static void	 service_arg(const char *);
+static void	 service_end(void);
+static void	 services_check(struct sandboxd_conf *, const char *);
 static char	*strpool(const char *);
 %}
 
@@ -136,11 +144,12 @@ static char	*strpool(const char *);
 %token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
-%token	UPSTREAM WORKSPACE WRITE ERROR
+%token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
+%token	RESTART SERVICE WATCHDOG
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
-%type	<v.number>	port optport proto num32 percent
+%type	<v.number>	port optport proto num32 percent restartmode
 %type	<v.u64>		size time
 
 %%
@@ -151,6 +160,7 @@ grammar		: /* empty */
 		| grammar varset sep
 		| grammar main sep
 		| grammar policy sep
+		| grammar service sep
 		| grammar error sep	{ yyerrok; }
 		;
 
@@ -367,6 +377,41 @@ pstmt		: NETWORK optnl netblock {
 		| SECRETS optnl secblock
 		| LIMITS optnl limblock
 		| FILESYSTEM optnl fsblock
+		| RESTART restartmode		{ set_restart($2, NULL, NULL); }
+		| RESTART restartmode MAX NUMBER PER time {
+			set_restart($2, &$4, &$6);
+		}
+		| WATCHDOG time			{ set_watchdog($2); }
+		;
+
+restartmode	: NEVER				{ $$ = RESTART_NEVER; }
+		| ONFAILURE			{ $$ = RESTART_ON_FAILURE; }
+		| ALWAYS			{ $$ = RESTART_ALWAYS; }
+		;
+
+service		: servicehead '{' svclist '}'	{ service_end(); }
+		| servicehead '{' svclist svcopt '}'	{ service_end(); }
+		| servicehead '{' svclist error '}' {
+			yyerrok;
+			service_end();
+		}
+		;
+
+servicehead	: SERVICE string optnl		{ service_begin($2); }
+		;
+
+svclist		: /* empty */
+		| svclist sep
+		| svclist svcopt sep
+		| svclist error sep	{ yyerrok; }
+		;
+
+svcopt		: POLICY string			{ service_policy($2); }
+		| COMMAND { service_command(); } svcargs
+		;
+
+svcargs		: string			{ service_arg($1); }
+		| svcargs string		{ service_arg($2); }
 		;
 
 netblock	: '{' netlist '}'
@@ -537,9 +582,11 @@ struct keywords {
 /* Sorted for bsearch(3). */
 static const struct keywords keywords[] = {
 	{ "allow",		ALLOW },
+	{ "always",		ALWAYS },
 	{ "block-all",		BLOCKALL },
 	{ "budget",		BUDGET },
 	{ "cidr",		CIDR },
+	{ "command",		COMMAND },
 	{ "control",		CONTROL },
 	{ "cpu",		CPU },
 	{ "deny",		DENY },
@@ -561,8 +608,11 @@ static const struct keywords keywords[] = {
 	{ "memory",		MEMORY },
 	{ "name",		NAME },
 	{ "network",		NETWORK },
+	{ "never",		NEVER },
 	{ "nofile",		NOFILE },
+	{ "on-failure",		ONFAILURE },
 	{ "pass",		PASS },
+	{ "per",		PER },
 	{ "permit",		PERMIT },
 	{ "pids",		PIDS },
 	{ "pin-floor",		PINFLOOR },
@@ -572,8 +622,10 @@ static const struct keywords keywords[] = {
 	{ "prefix",		PREFIX },
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },
+	{ "restart",		RESTART },
 	{ "root",		ROOT },
 	{ "secrets",		SECRETS },
+	{ "service",		SERVICE },
 	{ "set",		SET },
 	{ "socket",		SOCKET },
 	{ "state-dir",		STATEDIR },
@@ -588,6 +640,7 @@ static const struct keywords keywords[] = {
 	{ "unset",		UNSET },
 	{ "uplink",		UPLINK },
 	{ "upstream",		UPSTREAM },
+	{ "watchdog",		WATCHDOG },
 	{ "workspace",		WORKSPACE },
 	{ "write",		WRITE }
 };
@@ -1551,6 +1604,148 @@ policy_end(void)
 }
 
 static void
+set_restart(int mode, const int64_t *max, const uint64_t *window)
+{
+	struct policy_msg	*p = pbegin();
+
+	p->restart = mode;
+	if (max != NULL) {
+		if (*max < 0 || *max > CONF_RESTART_MAX) {
+			yyerror("restart max %lld out of range 0-%u",
+			    (long long)*max, CONF_RESTART_MAX);
+			curpol->m = psaved;
+			return;
+		}
+		p->restart_max = *max;
+		if (secs(&p->restart_window, *window, "restart per") == -1) {
+			curpol->m = psaved;
+			return;
+		}
+	}
+	pcommit(1);
+}
+
+static void
+set_watchdog(uint64_t ms)
+{
+	if (secs(&pbegin()->watchdog, ms, "watchdog") == -1)
+		curpol->m = psaved;
+	else
+		pcommit(1);
+}
+
+/*
+ * service "name" { policy "p"; command "a" "b" }.  A command of one
+ * string is split at blanks; of several strings, each is one argument.
+ * Neither goes through a shell.
+ */
+static struct conf_service	*cursvc;
+static int			 cursvcstrings;
+
+static void
+service_begin(const char *name)
+{
+	if ((cursvc = calloc(1, sizeof(*cursvc))) == NULL)
+		fatal("%s", __func__);
+	cursvcstrings = 0;
+	copystr(cursvc->m.name, sizeof(cursvc->m.name), name, "service name");
+}
+
+static void
+service_policy(const char *name)
+{
+	copystr(cursvc->m.policy, sizeof(cursvc->m.policy), name,
+	    "service policy");
+}
+
+static void
+service_put(const char *a, size_t n)
+{
+	struct service_msg	*m = &cursvc->m;
+
+	if (n + 1 > sizeof(m->args) - m->args_len) {
+		yyerror("service \"%s\": command too long, %zu bytes at most",
+		    m->name, sizeof(m->args));
+		return;
+	}
+	memcpy(m->args + m->args_len, a, n);
+	m->args[m->args_len + n] = '\0';
+	m->args_len += n + 1;
+	m->argc++;
+}
+
+static void
+service_command(void)
+{
+	if (cursvc->m.argc != 0)
+		yyerror("service \"%s\": command given twice",
+		    cursvc->m.name);
+	cursvc->m.argc = cursvc->m.args_len = 0;
+	cursvcstrings = 0;
+}
+
+static void
+service_arg(const char *a)
+{
+	cursvcstrings++;
+	service_put(a, strlen(a));
+}
+
+/* One string with blanks: its words, now that we know it is alone. */
+static void
+service_split(struct service_msg *m)
+{
+	char	 one[CONF_SERVICE_ARGS], *w, *save;
+
+	strlcpy(one, m->args, sizeof(one));
+	m->argc = m->args_len = 0;
+	memset(m->args, 0, sizeof(m->args));
+	for (w = strtok_r(one, " \t", &save); w != NULL;
+	    w = strtok_r(NULL, " \t", &save))
+		service_put(w, strlen(w));
+}
+
+static void
+service_end(void)
+{
+	struct conf_service	*s;
+	char			 buf[ERRBUF_SIZE];
+	int			 n = 0;
+
+	if (cursvcstrings == 1)
+		service_split(&cursvc->m);
+	TAILQ_FOREACH(s, &conf->services, entry)
+		if (n++, strcmp(s->m.name, cursvc->m.name) == 0) {
+			yyerror("service \"%s\" defined twice",
+			    cursvc->m.name);
+			break;
+		}
+	if (s == NULL && conf_check_service(&cursvc->m, buf,
+	    sizeof(buf)) == -1)
+		yyerror("%s", buf);
+	if (s == NULL && n >= CONF_SERVICES_MAX)
+		yyerror("more than %d services", CONF_SERVICES_MAX);
+	TAILQ_INSERT_TAIL(&conf->services, cursvc, entry);
+	cursvc = NULL;
+}
+
+/* Policies may come after the services that name them. */
+static void
+services_check(struct sandboxd_conf *c, const char *topname)
+{
+	struct conf_service	*s;
+
+	/* "" is "default", which is there by now or will be. */
+	TAILQ_FOREACH(s, &c->services, entry)
+		if (s->m.policy[0] != '\0' &&
+		    conf_policy_find(c, s->m.policy) == NULL) {
+			log_warnx("%s: service \"%s\": no such policy \"%s\"",
+			    topname, s->m.name, s->m.policy);
+			errors++;
+		}
+}
+
+static void
 set_inbound(enum inbound_seen kind)
 {
 	if (curinbound != INB_NONE && curinbound != kind) {
@@ -1802,11 +1997,12 @@ parse_config(const char *filename, int flags)
 	symclear();
 	strpool_free();
 	c = conf;
-	conf = NULL;
 	if (errors == 0 && conf_ensure_default_policy(c) == -1) {
 		log_warn("%s", __func__);
 		errors++;
 	}
+	services_check(c, filename);
+	conf = NULL;
 	if (errors != 0) {
 		conf_free(c);
 		return (NULL);

@@ -313,10 +313,46 @@ print_fs(struct sandboxd_conf *conf, struct policy_msg *p)
 	printf("\t}\n");
 }
 
+static void
+print_restart(struct policy_msg *p)
+{
+	static const char	*kw[] = { "never", "on-failure", "always" };
+	char			 a[FMT_SIZE];
+
+	/* The defaults go unsaid, as -nv output of older configs was. */
+	if (p->restart <= RESTART_ALWAYS && (p->restart != RESTART_ON_FAILURE ||
+	    p->restart_max != 5 || p->restart_window != 600))
+		printf("\trestart %s max %u per %s\n", kw[p->restart],
+		    p->restart_max, fmt_secs(p->restart_window, a, sizeof(a)));
+	if (p->watchdog != 0)
+		printf("\twatchdog %s\n", fmt_secs(p->watchdog, a, sizeof(a)));
+}
+
+/* Each argument quoted on its own, so a blank inside one stays put. */
+static void
+print_service(struct service_msg *m)
+{
+	const char	*a = m->args;
+	uint32_t	 i;
+
+	printf("\nservice ");
+	print_str(m->name);
+	printf(" {\n");
+	if (m->policy[0] != '\0')
+		print_kv("\t", "policy", m->policy);
+	printf("\tcommand");
+	for (i = 0; i < m->argc; i++, a += strlen(a) + 1) {
+		putchar(' ');
+		print_str(a);
+	}
+	printf("\n}\n");
+}
+
 void
 print_config(struct sandboxd_conf *conf)
 {
 	struct conf_policy	*p;
+	struct conf_service	*s;
 
 	print_global(conf);
 	TAILQ_FOREACH(p, &conf->policies, entry) {
@@ -328,6 +364,9 @@ print_config(struct sandboxd_conf *conf)
 		print_secrets(conf, &p->m);
 		print_limits(&p->m);
 		print_fs(conf, &p->m);
+		print_restart(&p->m);
 		printf("}\n");
 	}
+	TAILQ_FOREACH(s, &conf->services, entry)
+		print_service(&s->m);
 }

@@ -90,3 +90,24 @@ relay_env(struct imsg *imsg)
 		relay_env_unavailable(imsg->data);
 	return (0);
 }
+
+/* envd heard a sandbox's health notification: for the watchdog. */
+int
+relay_env_health(struct imsg *imsg)
+{
+	struct env_health	 h;
+	char			 err[128];
+	int			 fd;
+
+	if ((fd = imsg_get_fd(imsg)) != -1) {
+		close(fd);
+		return (-1);
+	}
+	if (imsg_get_data(imsg, &h, sizeof(h)) == -1 ||
+	    env_check_health(&h, err, sizeof(err)) == -1) {
+		log_warnx("%s: malformed health message", __func__);
+		return (-1);
+	}
+	services_health(h.id);
+	return (0);
+}

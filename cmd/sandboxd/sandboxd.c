@@ -116,6 +116,7 @@ sandboxd_reload(const char *corr, char *err, size_t errlen)
 	sbx->conf = conf;
 	children_retry_failed();
 	children_send_conf();
+	services_conf(conf);
 	log_info("config generation %llu loaded",
 	    (unsigned long long)conf->global.generation);
 	return (0);
@@ -238,6 +239,8 @@ main(int argc, char *argv[])
 	control_listen();
 	resolver_open(&sbx->conf->global);
 	children_start();
+	/* Declared services wait for the children, then start once. */
+	services_conf(sbx->conf);
 	log_info("started, config generation %llu",
 	    (unsigned long long)sbx->generation);
 	event_dispatch();

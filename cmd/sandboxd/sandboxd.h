@@ -19,6 +19,16 @@
 #define CHILD_STABLE_SECS	60	/* up this long: backoff resets */
 #define CHILD_STOP_WAIT_MS	5000
 
+/* Services (services.c): their runnerd peerids are from here up. */
+#define SVC_PEER_BASE		0x80000000U
+#define SVC_BACKOFF_BASE_MS	250
+#define SVC_BACKOFF_CAP_MS	30000
+#define SVC_STABLE_SECS		60	/* up this long: backoff resets */
+#define SVC_TAIL_SIZE		2048	/* of stderr, for the crash line */
+#define SVC_TAIL_LINES		5
+#define SVC_DRAIN_BUF		16384
+#define SVC_DRAIN_READS		8	/* per turn of the event loop */
+
 struct child {
 	enum proc_id		 id;
 	const struct proc_spec	*spec;
@@ -69,6 +79,7 @@ int	 children_running(enum proc_id);
 
 /* relay_env.c */
 int	 relay_env(struct imsg *);
+int	 relay_env_health(struct imsg *);
 
 /* relay_dns.c */
 int	 relay_dns(struct imsg *);
@@ -88,6 +99,19 @@ void	 control_listen(void);
 void	 control_cleanup(const char *);
 void	 control_relay(uint32_t, uint32_t, const void *, size_t);
 void	 control_runnerd_gone(void);
+void	 control_send_fd(uint32_t, uint32_t, int, const void *, size_t);
+void	 control_set_attached(uint32_t, int);
+
+/* services.c */
+void	 services_conf(struct sandboxd_conf *);
+void	 services_kick(void);
+void	 services_runnerd_gone(void);
+void	 services_reply(uint32_t, uint32_t, const void *, size_t);
+void	 services_health(const char *);
+void	 services_request(uint32_t, struct svc_req *);
+void	 services_status(uint32_t);
+void	 services_detach(uint32_t);
+void	 services_client_gone(uint32_t);
 
 /* secrets.c: fill conf->secrets from its secrets file. */
 int	 secrets_load(struct sandboxd_conf *, char *, size_t);

@@ -18,6 +18,7 @@ static union {
 	struct sbx_exec_req	exec;
 	struct sbx_run_req	run;
 	struct sbx_file_req	file;
+	struct svc_req		svc;
 } u;
 
 static void
@@ -49,7 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return (0);
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 		fill(data + 1, size - 1, sizeof(u.create));
 		(void)sbx_check_create(&u.create, err, sizeof(err));
@@ -71,6 +72,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 4:
 		fill(data + 1, size - 1, sizeof(u.file));
 		(void)sbx_check_file(&u.file, err, sizeof(err));
+		break;
+	case 5:
+		fill(data + 1, size - 1, sizeof(u.svc));
+		if (sbx_check_svc(&u.svc, err, sizeof(err)) == 0 &&
+		    u.svc.exec.argc != 0)
+			unpack(&u.svc.exec);
 		break;
 	}
 	return (0);

@@ -147,6 +147,24 @@ say "a job that runs too long is stopped at its timeout, with nothing left behin
 run_ctl run -t 2 -- sh -c 'sleep 100 & sleep 100'
 echo "  exit status $? (124 means timeout)"
 
+say "a plugin as a service: it crashes, is restarted, and serves again"
+SVC="$ROOT/regress/services"
+talk() { python3 "$SVC/svc_client.py" "$1" "$B/sandboxctl" -s "$SOCK" \
+    service attach plugin | sed 's/^/    /'; }
+run_ctl service start plugin -- python3 -c "$(cat "$SVC/svc_plugin.py")"
+sleep 1
+echo "  a JSON-RPC call through sandboxctl service attach:"
+talk '[["echo",["hello"]],["whoami",{}]]'
+echo "  it is told to exit with status 3; the master starts it again:"
+talk '[["exit",{"code":3}]]' >/dev/null
+sleep 2
+talk '[["whoami",{}]]'
+run_ctl service list
+echo "  the audit lines:"
+grep -a 'audit {.*"service":"plugin"' "$T/log" |
+    sed 's/^.*audit /    /'
+run_ctl service stop plugin
+
 say "sandboxctl reload"
 "$B/sandboxctl" -s "$SOCK" reload
 

@@ -26,7 +26,9 @@ check "the plugin saw end of file when the caller closed its stdin" \
     contains "$out" '^plugin: saw eof$'
 check "and sandboxctl ended with the plugin's status" contains "$out" '^exit 0$'
 
-pids="$(child_field runnerd pid),$SBX_PID,$(child_field envd pid)"
+# every daemon, though only sandboxd, runnerd and envd touch the exec
+pids="$SBX_PID,$(child_field runnerd pid),$(child_field envd pid)"
+pids="$pids,$(child_field netd pid),$(child_field dnspind pid)"
 out=$($D flood "$pids" $P)
 diag "$out"
 growth=$(printf '%s\n' "$out" | awk '$1 == "growth_kb" { print $2 }')
