@@ -43,6 +43,7 @@ cleanup() {
 	fi
 	ip netns pids "$NS" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
+	cgroup_cleanup
 	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
 		grep -v "control: uid" "$LOG" >"$LOG.short" 2>/dev/null && mv "$LOG.short" "$LOG"
 		diag "--- daemon log ---"
@@ -177,6 +178,22 @@ h = 2166136261
 for c in sys.argv[1].encode():
     h = ((h ^ c) * 16777619) & 0xffffffff
 print("sandboxd-%08x" % h)' "$T/state"
+}
+
+# cgroup_cleanup: a runnerd killed before it destroyed its sandboxes
+# leaves their cgroups for the next start on the same state directory;
+# a test's state directory has no next start, so remove them here
+# (rmdir refuses a cgroup that still has processes).
+cgroup_cleanup() {
+	[ -d "$T/state" ] || return 0
+	g=$(cgroup_group)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		ls -d /sys/fs/cgroup/*/"$g" >/dev/null 2>&1 || return 0
+		for d in /sys/fs/cgroup/*/"$g"; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		done
+		sleep 0.2
+	done
 }
 
 # jfield FIELD EVENT: a field of the first JSON line with that event.
