@@ -1,0 +1,381 @@
+#!/bin/sh
+# dnspind against dnsmasq, in one run, on the same upstream and the same
+# query sets; make bench runs it.
+#
+#   sandbox netns --veth-- $NS: the suite, dnspind on 169.254.1.1 --+
+#                                                                   |
+#   $C: client --veth-- $D: dnsmasq, a ruleset of N sandboxes' ----$P: the
+#                                                          upstream
+#
+# The upstream is dnsmasq too, answering from a hosts file (cache off,
+# every answer a lookup): r0..r999.bench.test for repeat answers and
+# n0, n1, ... .bench.test for answers that each create a new pin, every
+# name its own address.  dnsperf (Debian's) measures, one target after
+# the other:
+#   - the upstream asked directly, from $NS;
+#   - dnsmasq forwarding to it with its cache off, no nftset (the
+#     reference a resolver should keep up with);
+#   - the same with --nftset into a set of a ruleset with the rules of
+#     1 and of $LIVE sandboxes as a naive design would have them: chains
+#     and sets of each sandbox's own, a linear list of jumps (dnsmasq
+#     adds every answer through libnftables, which reads the whole
+#     ruleset each time);
+#   - dnspind, the whole suite as the tests start it, with 1 and with
+#     $LIVE live sandboxes; dnsperf runs in the network namespace of
+#     one sandbox (the first, then the last made), from the host side,
+#     so its queries come from that sandbox's guest address.  The
+#     policy allows *.bench.test port 80: every answer is pinned.
+# For each, repeat answers (the 1000 r-names, pins already there,
+# refreshed) and new-pin answers (the n-names, each once):
+#   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
+#   - p50/p99 latency, less the upstream's own: at a fixed rate of
+#     $RATE QPS for $LATDUR seconds, or half the target's QPS if that is
+#     lower, so that queueing does not count as latency.
+# Targets (a miss is reported, not an error; the exit status says only
+# whether everything ran): repeat answers at least the QPS of the
+# dnsmasq forwarder with its cache off, and new-pin answers at least
+# 10000 QPS with $LIVE live sandboxes.
+#
+# DNS_BENCH_SECONDS (5), DNS_BENCH_LIVE (4000), DNS_BENCH_RATE (1000)
+# change the run; DNS_BENCH_PERF=DIR records where dnspind's throughput
+# runs spend their time (perf_start).  About two to three minutes, most of it making the
+# sandboxes.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+setup_users
+
+DUR=${DNS_BENCH_SECONDS:-5}
+LIVE=${DNS_BENCH_LIVE:-4000}
+RATE=${DNS_BENCH_RATE:-1000}
+LATDUR=3
+NEWN=500000		# names for throughput runs: 100k QPS for 5 s
+LATN=5000		# and for the latency runs, apart
+NEWQPS_TARGET=10000
+P="sbxbp$$"		# the upstream
+D="sbxbd$$"		# dnsmasq, its ruleset
+C="sbxbc$$"		# dnsmasq's client
+UP=198.51.100.53
+DMQ=192.0.4.1		# dnsmasq's address toward $C
+RESOLVER=169.254.1.1
+
+for p in dnsmasq dnsperf nsenter; do
+	if ! command -v $p > /dev/null; then
+		echo "dns_bench: $p is missing (make bench installs it)" >&2
+		exit 1
+	fi
+done
+
+dns_cleanup() {
+	for f in "$T"/*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	for ns in $C $D $P; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL \
+		    2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	cleanup
+}
+trap dns_cleanup EXIT
+
+# The namespaces, their links and the upstream.
+topo() {
+	for ns in $NS $P $D $C; do
+		ip netns add "$ns" && ip -n "$ns" link set lo up || return 1
+	done
+	ip -n "$P" addr add $UP/32 dev lo
+	ip -n "$NS" link add bh0 type veth peer name bp0 netns "$P" &&
+	ip -n "$D" link add bd0 type veth peer name bp1 netns "$P" &&
+	ip -n "$C" link add bc0 type veth peer name bd1 netns "$D" ||
+	    return 1
+	ip -n "$NS" addr add 192.0.2.1/24 dev bh0
+	ip -n "$P" addr add 192.0.2.2/24 dev bp0
+	ip -n "$D" addr add 192.0.3.1/24 dev bd0
+	ip -n "$P" addr add 192.0.3.2/24 dev bp1
+	ip -n "$D" addr add $DMQ/24 dev bd1
+	ip -n "$C" addr add 192.0.4.2/24 dev bc0
+	for l in "$NS bh0" "$P bp0" "$D bd0" "$P bp1" "$D bd1" "$C bc0"; do
+		set -- $l
+		ip -n "$1" link set "$2" up || return 1
+	done
+	ip -n "$NS" route add $UP/32 via 192.0.2.2 &&
+	ip -n "$D" route add $UP/32 via 192.0.3.2
+}
+
+# The names, every one its own address in 100.64.0.0/10, and the
+# query files.
+names() {
+	awk -v n=$((NEWN + LATN)) 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "100.%d.%d.%d n%d.bench.test\n",
+			    64 + int(i / 65536), int(i / 256) % 256, i % 256, i
+		for (i = 0; i < 1000; i++)
+			printf "100.127.%d.%d r%d.bench.test\n",
+			    int(i / 256), i % 256, i
+	}' > "$T/hosts"
+	awk '$2 ~ /^r/ { print $2, "A" }' "$T/hosts" > "$T/q.rep"
+	awk -v n=$NEWN '$2 ~ /^n/ { if (++i <= n) print $2, "A"; else
+	    print $2, "A" > f }' f="$T/q.newlat" "$T/hosts" > "$T/q.new"
+}
+
+# dnsmasq_start KEY NETNS ARGS...: until it answers.
+dnsmasq_start() {
+	_k=$1 _ns=$2; shift 2
+	ip netns exec "$_ns" dnsmasq --keep-in-foreground --no-resolv \
+	    --no-hosts --cache-size=0 --bind-interfaces --user=root \
+	    --pid-file="$T/$_k.pid" --log-facility="$T/$_k.log" "$@" &
+	echo $! > "$T/$_k.pid"
+}
+dnsmasq_stop() {
+	kill "$(cat "$T/$1.pid")" 2>/dev/null
+	rm -f "$T/$1.pid"
+}
+
+# answers SERVER PREFIX...: one query answered, within a few tries;
+# also waits out what a slow target still has queued from a run before.
+answers() {
+	_s=$1; shift
+	_i=0
+	while [ $_i -lt 50 ]; do
+		"$@" dnsperf -s "$_s" -d "$T/q.one" -n 1 -t 1 2>/dev/null |
+		    grep -q 'NOERROR 1 ' && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "dns_bench: $_s does not answer" >&2
+	return 1
+}
+
+# The naive per-sandbox ruleset of N sandboxes: each its own pin sets,
+# counter and chains, and a jump by interface name in the base chains.
+naive_ruleset() {
+	awk -v n="$1" 'BEGIN {
+	print "table inet naive {"
+	for (i = 0; i < n; i++) {
+		g = sprintf("10.200.%d.%d", int(i / 64), (i % 64) * 4 + 2)
+		printf "set sbx%d_pin4 { type ipv4_addr; flags timeout; " \
+		    "timeout 60s; }\n", i
+		printf "set sbx%d_pin6 { type ipv6_addr; flags timeout; " \
+		    "timeout 60s; }\n", i
+		printf "counter sbx%d { }\n", i
+		printf "chain sbx%d_egress {\nip saddr != %s drop\n" \
+		    "ct state established,related accept\n" \
+		    "ip daddr @sbx%d_pin4 tcp dport 80 accept\n" \
+		    "ip6 daddr @sbx%d_pin6 tcp dport 80 accept\n" \
+		    "counter name sbx%d\ndrop\n}\n", i, g, i, i, i
+		printf "chain sbx%d_ingress {\nip daddr != %s drop\n" \
+		    "ct state established,related accept\ndrop\n}\n", i, g
+		printf "chain sbx%d_host {\nip saddr != %s drop\n" \
+		    "ct state established,related accept\n" \
+		    "ip daddr 169.254.1.1 udp dport 53 accept\n" \
+		    "ip daddr 169.254.1.1 tcp dport 53 accept\ndrop\n}\n",
+		    i, g
+	}
+	print "chain forward {\ntype filter hook forward priority 0;"
+	for (i = 0; i < n; i++)
+		printf "iifname \"sbx%d\" jump sbx%d_egress\n" \
+		    "oifname \"sbx%d\" jump sbx%d_ingress\n", i, i, i, i
+	print "}\nchain input {\ntype filter hook input priority 0;"
+	for (i = 0; i < n; i++)
+		printf "iifname \"sbx%d\" jump sbx%d_host\n", i, i
+	print "}\n}"
+	}' > "$T/naive.nft"
+	ip netns exec "$D" nft flush ruleset &&
+	ip netns exec "$D" nft -f "$T/naive.nft"
+}
+
+# perf_start KEY: with DNS_BENCH_PERF=DIR, perf record -g of the master,
+# netd and dnspind for a dnspind run, into DIR/KEY.data; perf_wait.
+perf_start() {
+	PERF_PID=
+	[ -n "${DNS_BENCH_PERF:-}" ] || return 0
+	case $1 in dnspind*) ;; *) return 0 ;; esac
+	mkdir -p "$DNS_BENCH_PERF" || return 1
+	perf record -q -g -o "$DNS_BENCH_PERF/$1.data" \
+	    -p "$SBX_PID,$(pgrep -d, -x -P "$SBX_PID" 'netd|dnspind')" \
+	    -- sleep "$DUR" > /dev/null 2>&1 &
+	PERF_PID=$!
+}
+perf_wait() { [ -z "$PERF_PID" ] || wait "$PERF_PID"; }
+
+# tput KEY KIND SERVER PREFIX...: QPS of KIND (rep or new) into
+# $T/KEY.KIND.qps; a run with any answer but NOERROR counts as failed.
+tput() {
+	_k=$1.$2 _q=$2 _s=$3; shift 3
+	if [ "$_q" = rep ]; then _n=1000000; else _n=1; fi
+	answers "$_s" "$@" || { rc=1; echo "0 0 0" > "$T/$_k.qps"; return; }
+	perf_start "$_k"
+	"$@" dnsperf -s "$_s" -d "$T/q.$_q" -l "$DUR" -n $_n -q 100 \
+	    > "$T/$_k.out" 2>&1
+	perf_wait
+	awk -v k="$_k" '/Queries completed:/ { done = $3 }
+	    /Queries lost:/ { lost = $3 }
+	    /Response codes:/ { bad = $0 !~ /NOERROR [0-9]+ \(100\.00%\)/ }
+	    /Queries per second:/ { qps = $4 }
+	    END { if (qps == "" || bad || done == 0) {
+		    print "dns_bench: " k ": failed" > "/dev/stderr"; exit 1 }
+		printf "%d %d %d\n", qps, done, lost }' "$T/$_k.out" \
+	    > "$T/$_k.qps" || { rc=1; echo "0 0 0" > "$T/$_k.qps"; }
+}
+
+# lat KEY KIND SERVER PREFIX...: p50 and p99 in ms, at $RATE or half
+# the QPS tput found, whichever is lower, into $T/KEY.KIND.lat.
+lat() {
+	_k=$1.$2 _q=$2 _s=$3; shift 3
+	_r=$(awk -v r="$RATE" '{ q = int($1 / 2); print q < r ? q : r }' \
+	    "$T/$_k.qps")
+	[ "$_r" -ge 1 ] || _r=1
+	if [ "$_q" = rep ]; then _f=$T/q.rep _n=1000000
+	else _f=$T/q.newlat _n=1; fi
+	answers "$_s" "$@" || { rc=1; echo "- - 0 $_r" > "$T/$_k.lat"; return; }
+	"$@" dnsperf -v -s "$_s" -d "$_f" -l "$LATDUR" -n $_n -Q "$_r" \
+	    > "$T/$_k.v" 2>&1
+	awk '$1 == ">" && $2 == "NOERROR" { print $5 * 1000 }' \
+	    "$T/$_k.v" | sort -n | awk -v r="$_r" '{ v[NR] = $1 }
+	    END { if (NR == 0) { print "- - 0", r; exit }
+		printf "%.3f %.3f %d %d\n", v[int((NR - 1) * 0.5) + 1],
+		    v[int((NR - 1) * 0.99) + 1], NR, r }' > "$T/$_k.lat"
+}
+
+# measure KEY SERVER PREFIX...: both kinds; repeat answers after one
+# pass through their names, so that the pins are there.
+measure() {
+	_m=$1 _ms=$2; shift 2
+	"$@" dnsperf -s "$_ms" -d "$T/q.rep" -n 1 -l "$DUR" > /dev/null 2>&1
+	tput "$_m" rep "$_ms" "$@"
+	lat "$_m" rep "$_ms" "$@"
+	tput "$_m" new "$_ms" "$@"
+	lat "$_m" new "$_ms" "$@"
+	echo "# $_m: rep $(cat "$T/$_m.rep.qps") $(cat "$T/$_m.rep.lat")," \
+	    "new $(cat "$T/$_m.new.qps") $(cat "$T/$_m.new.lat")"
+}
+
+# in_sbx_net ID CMD...: CMD in sandbox ID's network namespace.
+sbx_pid() { ctl -j show "$1" | jfield pid sandbox; }
+
+rc=0
+write_conf "
+upstream $UP
+policy \"bench\" {
+	network { allow name \"*.bench.test\" port 80 }
+}"
+echo "r1.bench.test A" > "$T/q.one"
+names
+topo || { echo "dns_bench: topology" >&2; exit 1; }
+dnsmasq_start up "$P" --addn-hosts="$T/hosts" --local-ttl=60 \
+    --listen-address=$UP
+answers $UP ip netns exec "$NS" || exit 1
+suite_run || { echo "dns_bench: the suite did not start" >&2; exit 1; }
+first=$(ctl create -p bench) || { echo "dns_bench: create" >&2; exit 1; }
+fpid=$(sbx_pid "$first")
+answers $RESOLVER nsenter --net=/proc/$fpid/ns/net || exit 1
+
+measure direct $UP ip netns exec "$NS"
+dnsmasq_start fwd "$D" --server=$UP --listen-address=$DMQ
+answers $DMQ ip netns exec "$C" || exit 1
+measure dnsmasq $DMQ ip netns exec "$C"
+dnsmasq_stop fwd
+
+naive_ruleset 1 || exit 1
+dnsmasq_start nft1 "$D" --server=$UP --listen-address=$DMQ \
+    --nftset=/bench.test/4#inet#naive#sbx0_pin4
+answers $DMQ ip netns exec "$C" || exit 1
+measure nftset1 $DMQ ip netns exec "$C"
+dnsmasq_stop nft1
+
+measure dnspind1 $RESOLVER nsenter --net=/proc/$fpid/ns/net
+
+# The other sandboxes; dnsperf goes on from the last one made.
+t0=$(date +%s)
+seq 2 "$LIVE" | xargs -P 4 -n 50 sh -c 'c=$1 s=$2; shift 2; for i; do
+	"$c" -s "$s" create -p bench || exit 255; done' sh "$SANDBOXCTL" \
+	"$SOCK" > "$T/ids" || { echo "dns_bench: create failed" >&2; exit 1; }
+last=$(tail -n 1 "$T/ids")
+echo "# $((LIVE - 1)) more sandboxes made in $(($(date +%s) - t0)) s"
+lpid=$(sbx_pid "$last")
+answers $RESOLVER nsenter --net=/proc/$lpid/ns/net || exit 1
+measure dnspindN $RESOLVER nsenter --net=/proc/$lpid/ns/net
+
+naive_ruleset "$LIVE" || exit 1
+dnsmasq_start nftN "$D" --server=$UP --listen-address=$DMQ \
+    --nftset=/bench.test/4#inet#naive#sbx$((LIVE - 1))_pin4
+answers $DMQ ip netns exec "$C" || exit 1
+measure nftsetN $DMQ ip netns exec "$C"
+dnsmasq_stop nftN
+
+# The table: QPS and its ratio to the dnsmasq forwarder's, p50 and p99
+# less the upstream's own (its own row: its own figures), then the
+# targets.  mawk: no gawk extensions.
+for k in direct dnsmasq nftset1 nftsetN dnspind1 dnspindN; do
+	for q in rep new; do
+		echo "$k $q $(cat "$T/$k.$q.qps") $(cat "$T/$k.$q.lat")"
+	done
+done | awk -v live="$LIVE" -v rate="$RATE" -v target="$NEWQPS_TARGET" '
+{ qps[$1, $2] = $3; lost[$1, $2] = $5; p50[$1, $2] = $6
+  p99[$1, $2] = $7; n[$1, $2] = $8; r[$1, $2] = $9 }
+# lat K Q P: percentile P (50 or 99) of the run, less the upstream one.
+function lat(k, q, p,    v, d) {
+	if (n[k, q] == 0)
+		return sprintf("%8s", "-")
+	v = p == 50 ? p50[k, q] : p99[k, q]
+	if (k == "direct")
+		return sprintf("%8.3f", v)
+	d = p == 50 ? p50["direct", q] : p99["direct", q]
+	return sprintf("%+8.3f", v - d)
+}
+function cell(k, q,    f) {
+	f = qps["dnsmasq", q] > 0 ? qps[k, q] / qps["dnsmasq", q] : 0
+	return sprintf("%7d %5.2f %s %s", qps[k, q], f, lat(k, q, 50),
+	    lat(k, q, 99))
+}
+function row(name, k) {
+	printf "%-36s %s   %s\n", name, cell(k, "rep"), cell(k, "new")
+}
+function verdict(what, got, want, wname) {
+	printf("%-4s %s: %d QPS, target >= %d (%s)\n",
+	    got >= want ? "PASS" : "MISS", what, got, want, wname)
+}
+END {
+	printf "\n%-36s %-35s %s\n", "dns resolvers, one dnsperf run each",
+	    "repeat answers", "a new pin each"
+	printf "%-36s %7s %5s %8s %8s   %7s %5s %8s %8s\n", "", "QPS",
+	    "/fwd", "p50 ms", "p99 ms", "QPS", "/fwd", "p50 ms", "p99 ms"
+	row("upstream, asked directly", "direct")
+	row("dnsmasq forwarder, cache off", "dnsmasq")
+	row("dnsmasq --nftset, 1 sbx of rules", "nftset1")
+	row(sprintf("dnsmasq --nftset, %d sbx of rules", live), "nftsetN")
+	row("dnspind, 1 live sandbox", "dnspind1")
+	row(sprintf("dnspind, %d live sandboxes", live), "dnspindN")
+	print "# /fwd: QPS over the dnsmasq forwarder'"'"'s.  p50, p99:" \
+	    " added to the upstream'"'"'s own (its row),"
+	printf "# measured at %d QPS, or half the target'"'"'s QPS where" \
+	    " that is lower:\n", rate
+	for (k in r)
+		if (r[k] < rate) {
+			split(k, kk, SUBSEP)
+			printf "#   %s %s at %d QPS, %d answers\n", kk[1],
+			    kk[2], r[k], n[k]
+		}
+	for (k in lost)
+		if (lost[k] > 0) {
+			split(k, kk, SUBSEP)
+			printf "#   %s %s: %d queries lost (dnsperf timed" \
+			    " them out after 5 s)\n", kk[1], kk[2], lost[k]
+		}
+	verdict("dnspind repeat answers, 1 live sandbox", qps["dnspind1",
+	    "rep"], qps["dnsmasq", "rep"], "the dnsmasq forwarder, cache off")
+	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
+	    qps["dnspindN", "rep"], qps["dnsmasq", "rep"],
+	    "the dnsmasq forwarder, cache off")
+	verdict(sprintf("dnspind new-pin answers, %d live sandboxes", live),
+	    qps["dnspindN", "new"], target, "issue 6")
+	m = 0
+	for (k in qps)
+		if (k !~ /^direct/ && qps[k] > m)
+			m = qps[k]
+	ok = qps["direct", "rep"] >= 2 * m && qps["direct", "new"] >= 2 * m
+	printf("%-4s upstream not the bottleneck: asked directly %d and %d" \
+	    " QPS, over twice the best resolver'"'"'s %d\n",
+	    ok ? "ok" : "NOTE", qps["direct", "rep"], qps["direct", "new"], m)
+}' || rc=1
+exit $rc
