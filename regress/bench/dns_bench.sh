@@ -2,10 +2,10 @@
 # dnspind against dnsmasq, in one run, on the same upstream and the same
 # query sets; make bench runs it.
 #
-#   sandbox netns --veth-- $NS: the suite, dnspind on 169.254.1.1 --+
-#                                                                   |
-#   $C: client --veth-- $D: dnsmasq, a ruleset of N sandboxes' ----$P: the
-#                                                          upstream
+#   sandbox netns --- $NS: the suite, dnspind on 169.254.1.1 ---+
+#                                                               $P: upstream
+#   $C: dnsperf ----- $D: dnsmasq, a ruleset of N sandboxes ----+
+# (--- a veth pair; dnsperf asks the upstream directly from $NS)
 #
 # The upstream is dnsmasq too, answering from a hosts file (cache off,
 # every answer a lookup): r0..r999.bench.test for repeat answers and
@@ -14,7 +14,8 @@
 # the other:
 #   - the upstream asked directly, from $NS;
 #   - dnsmasq forwarding to it with its cache off, no nftset (the
-#     reference a resolver should keep up with);
+#     reference a resolver should keep up with), again beside the run
+#     with $LIVE sandboxes: the machine may be busier by then;
 #   - the same with --nftset into a set of a ruleset with the rules of
 #     1 and of $LIVE sandboxes as a naive design would have them: chains
 #     and sets of each sandbox's own, a linear list of jumps (dnsmasq
@@ -30,16 +31,19 @@
 #   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
 #   - p50/p99 latency, less the upstream's own: at a fixed rate of
 #     $RATE QPS for $LATDUR seconds, or half the target's QPS if that is
-#     lower, so that queueing does not count as latency.
+#     lower, so that queueing does not count as latency;
+#   - CPU time per answer of each process that serves (the upstream,
+#     dnsmasq; the master, netd and dnspind), over the QPS runs: unlike
+#     QPS, it does not move with whatever else the machine runs.
 # Targets (a miss is reported, not an error; the exit status says only
 # whether everything ran): repeat answers at least the QPS of the
 # dnsmasq forwarder with its cache off, and new-pin answers at least
 # 10000 QPS with $LIVE live sandboxes.
 #
 # DNS_BENCH_SECONDS (5), DNS_BENCH_LIVE (4000), DNS_BENCH_RATE (1000)
-# change the run; DNS_BENCH_PERF=DIR records where dnspind's throughput
-# runs spend their time (perf_start).  About two to three minutes, most of it making the
-# sandboxes.
+# change the run; DNS_BENCH_PERF=DIR records where dnspind's QPS runs
+# spend their time (perf_start).  Four to five minutes, half of it
+# making the sandboxes.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 setup_users
@@ -198,16 +202,34 @@ perf_start() {
 }
 perf_wait() { [ -z "$PERF_PID" ] || wait "$PERF_PID"; }
 
+# cpu_snap: "NAME TICKS" of each NAME:PID of $CPU_PIDS, user and
+# system time.  The processes that serve a target: CPU time per answer
+# does not depend on what else the machine runs, QPS does.
+cpu_snap() {
+	for _np in $CPU_PIDS; do
+		awk -v n="${_np%%:*}" '{ print n, $14 + $15 }' \
+		    "/proc/${_np#*:}/stat" || echo "${_np%%:*} -"
+	done
+}
+
 # tput KEY KIND SERVER PREFIX...: QPS of KIND (rep or new) into
-# $T/KEY.KIND.qps; a run with any answer but NOERROR counts as failed.
+# $T/KEY.KIND.qps, CPU us per answer into $T/KEY.KIND.cpu; a run with
+# any answer but NOERROR counts as failed.
 tput() {
 	_k=$1.$2 _q=$2 _s=$3; shift 3
 	if [ "$_q" = rep ]; then _n=1000000; else _n=1; fi
 	answers "$_s" "$@" || { rc=1; echo "0 0 0" > "$T/$_k.qps"; return; }
 	perf_start "$_k"
+	cpu_snap > "$T/$_k.cpu0"
 	"$@" dnsperf -s "$_s" -d "$T/q.$_q" -l "$DUR" -n $_n -q 100 \
 	    > "$T/$_k.out" 2>&1
+	cpu_snap > "$T/$_k.cpu1"
 	perf_wait
+	_d=$(awk '/Queries completed:/ { print $3 }' "$T/$_k.out")
+	paste "$T/$_k.cpu0" "$T/$_k.cpu1" | awk -v d="${_d:-0}" \
+	    -v hz="$(getconf CLK_TCK)" '{ if (d > 0 && $2 != "-" && $4 != "-")
+		printf "%s %.1f ", $1, ($4 - $2) * 1e6 / hz / d
+	    else printf "%s - ", $1 } END { print "" }' > "$T/$_k.cpu"
 	awk -v k="$_k" '/Queries completed:/ { done = $3 }
 	    /Queries lost:/ { lost = $3 }
 	    /Response codes:/ { bad = $0 !~ /NOERROR [0-9]+ \(100\.00%\)/ }
@@ -270,9 +292,11 @@ first=$(ctl create -p bench) || { echo "dns_bench: create" >&2; exit 1; }
 fpid=$(sbx_pid "$first")
 answers $RESOLVER nsenter --net=/proc/$fpid/ns/net || exit 1
 
+CPU_PIDS="upstream:$(cat "$T/up.pid")"
 measure direct $UP ip netns exec "$NS"
 dnsmasq_start fwd "$D" --server=$UP --listen-address=$DMQ
 answers $DMQ ip netns exec "$C" || exit 1
+CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwd.pid")"
 measure dnsmasq $DMQ ip netns exec "$C"
 dnsmasq_stop fwd
 
@@ -280,33 +304,55 @@ naive_ruleset 1 || exit 1
 dnsmasq_start nft1 "$D" --server=$UP --listen-address=$DMQ \
     --nftset=/bench.test/4#inet#naive#sbx0_pin4
 answers $DMQ ip netns exec "$C" || exit 1
+CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/nft1.pid")"
 measure nftset1 $DMQ ip netns exec "$C"
 dnsmasq_stop nft1
 
+CPU_PIDS="upstream:$(cat "$T/up.pid") master:$SBX_PID
+    netd:$(pgrep -x -P "$SBX_PID" netd) dnspind:$(pgrep -x -P "$SBX_PID" dnspind)"
 measure dnspind1 $RESOLVER nsenter --net=/proc/$fpid/ns/net
 
 # The other sandboxes; dnsperf goes on from the last one made.
-t0=$(date +%s)
-seq 2 "$LIVE" | xargs -P 4 -n 50 sh -c 'c=$1 s=$2; shift 2; for i; do
-	"$c" -s "$s" create -p bench || exit 255; done' sh "$SANDBOXCTL" \
-	"$SOCK" > "$T/ids" || { echo "dns_bench: create failed" >&2; exit 1; }
+# Four at a time, in steps of 1000, each step timed.
+: > "$T/ids"
+i=2 steps=
+while [ $i -le "$LIVE" ]; do
+	j=$((i + 999 > LIVE ? LIVE : i + 999))
+	t0=$(date +%s.%N)
+	seq $i $j | xargs -P 4 -n 25 sh -c 'c=$1 s=$2; shift 2; for i; do
+		"$c" -s "$s" create -p bench || exit 255; done' sh \
+	    "$SANDBOXCTL" "$SOCK" >> "$T/ids" ||
+	    { echo "dns_bench: create failed" >&2; exit 1; }
+	steps="$steps $(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f",
+	    $2 - $1 }')"
+	i=$((j + 1))
+done
 last=$(tail -n 1 "$T/ids")
-echo "# $((LIVE - 1)) more sandboxes made in $(($(date +%s) - t0)) s"
+echo "# $((LIVE - 1)) more sandboxes made, by the 1000, in s:$steps"
 lpid=$(sbx_pid "$last")
 answers $RESOLVER nsenter --net=/proc/$lpid/ns/net || exit 1
 measure dnspindN $RESOLVER nsenter --net=/proc/$lpid/ns/net
+
+# The forwarder again, beside the run it is the target for.
+ip netns exec "$D" nft flush ruleset
+dnsmasq_start fwd2 "$D" --server=$UP --listen-address=$DMQ
+answers $DMQ ip netns exec "$C" || exit 1
+CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwd2.pid")"
+measure dnsmasq2 $DMQ ip netns exec "$C"
+dnsmasq_stop fwd2
 
 naive_ruleset "$LIVE" || exit 1
 dnsmasq_start nftN "$D" --server=$UP --listen-address=$DMQ \
     --nftset=/bench.test/4#inet#naive#sbx$((LIVE - 1))_pin4
 answers $DMQ ip netns exec "$C" || exit 1
+CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/nftN.pid")"
 measure nftsetN $DMQ ip netns exec "$C"
 dnsmasq_stop nftN
 
 # The table: QPS and its ratio to the dnsmasq forwarder's, p50 and p99
 # less the upstream's own (its own row: its own figures), then the
 # targets.  mawk: no gawk extensions.
-for k in direct dnsmasq nftset1 nftsetN dnspind1 dnspindN; do
+for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 nftsetN; do
 	for q in rep new; do
 		echo "$k $q $(cat "$T/$k.$q.qps") $(cat "$T/$k.$q.lat")"
 	done
@@ -323,8 +369,10 @@ function lat(k, q, p,    v, d) {
 	d = p == 50 ? p50["direct", q] : p99["direct", q]
 	return sprintf("%+8.3f", v - d)
 }
-function cell(k, q,    f) {
-	f = qps["dnsmasq", q] > 0 ? qps[k, q] / qps["dnsmasq", q] : 0
+# The forwarder measured nearest in time is the one to compare with.
+function cell(k, q,    f, fw) {
+	fw = k ~ /N$|2$/ ? "dnsmasq2" : "dnsmasq"
+	f = qps[fw, q] > 0 ? qps[k, q] / qps[fw, q] : 0
 	return sprintf("%7d %5.2f %s %s", qps[k, q], f, lat(k, q, 50),
 	    lat(k, q, 99))
 }
@@ -343,11 +391,14 @@ END {
 	row("upstream, asked directly", "direct")
 	row("dnsmasq forwarder, cache off", "dnsmasq")
 	row("dnsmasq --nftset, 1 sbx of rules", "nftset1")
-	row(sprintf("dnsmasq --nftset, %d sbx of rules", live), "nftsetN")
 	row("dnspind, 1 live sandbox", "dnspind1")
 	row(sprintf("dnspind, %d live sandboxes", live), "dnspindN")
-	print "# /fwd: QPS over the dnsmasq forwarder'"'"'s.  p50, p99:" \
-	    " added to the upstream'"'"'s own (its row),"
+	row("dnsmasq forwarder, cache off, again", "dnsmasq2")
+	row(sprintf("dnsmasq --nftset, %d sbx of rules", live), "nftsetN")
+	print "# In this order, one after the other.  /fwd: QPS over that of" \
+	    " the dnsmasq forwarder"
+	print "# measured nearest in time.  p50, p99: added to the" \
+	    " upstream'"'"'s own (its row),"
 	printf "# measured at %d QPS, or half the target'"'"'s QPS where" \
 	    " that is lower:\n", rate
 	for (k in r)
@@ -365,8 +416,8 @@ END {
 	verdict("dnspind repeat answers, 1 live sandbox", qps["dnspind1",
 	    "rep"], qps["dnsmasq", "rep"], "the dnsmasq forwarder, cache off")
 	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
-	    qps["dnspindN", "rep"], qps["dnsmasq", "rep"],
-	    "the dnsmasq forwarder, cache off")
+	    qps["dnspindN", "rep"], qps["dnsmasq2", "rep"],
+	    "the dnsmasq forwarder, cache off, again")
 	verdict(sprintf("dnspind new-pin answers, %d live sandboxes", live),
 	    qps["dnspindN", "new"], target, "issue 6")
 	m = 0
@@ -374,8 +425,17 @@ END {
 		if (k !~ /^direct/ && qps[k] > m)
 			m = qps[k]
 	ok = qps["direct", "rep"] >= 2 * m && qps["direct", "new"] >= 2 * m
-	printf("%-4s upstream not the bottleneck: asked directly %d and %d" \
-	    " QPS, over twice the best resolver'"'"'s %d\n",
-	    ok ? "ok" : "NOTE", qps["direct", "rep"], qps["direct", "new"], m)
+	w = "under twice that, it may be the bottleneck"
+	if (ok)
+		w = "not the bottleneck"
+	printf("%-4s the upstream asked directly: %d and %d QPS, the best" \
+	    " resolver %d: %s\n", ok ? "ok" : "NOTE", qps["direct", "rep"],
+	    qps["direct", "new"], m, w)
 }' || rc=1
+echo "# CPU time per answer in the QPS runs, us, user and system," \
+    "repeat | new pin:"
+for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 nftsetN; do
+	printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.cpu")" \
+	    "$(cat "$T/$k.new.cpu")"
+done
 exit $rc
