@@ -68,6 +68,9 @@ $B/regress/%: regress/%.c $B/libsandboxd.a
 deps:
 	@sh regress/lib/install-deps.sh
 
+bench-deps:
+	@sh regress/lib/install-deps.sh bench
+
 # libFuzzer targets for the parsers that face untrusted input, each run
 # for FUZZ_SECONDS.
 FUZZ_SECONDS?=	30
@@ -117,7 +120,7 @@ demo: deps
 	${MAKE} all
 	sh regress/lib/demo.sh
 
-bench: deps
+bench: bench-deps
 	${MAKE} all
 	sh regress/bench/bench.sh
 
@@ -149,4 +152,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps test asan lint demo bench fuzz install clean
+.PHONY: all deps bench-deps test asan lint demo bench fuzz install clean

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: start the suite in a throwaway namespace, measure, stop;
 # then netd's cost per sandbox, with the suite gone so that it does not
-# add noise.
+# add noise; then dnspind against dnsmasq, with a suite of its own.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 setup_users
@@ -22,4 +22,6 @@ rc=$?
 suite_stop
 echo
 sh "$ROOT/regress/bench/netd_bench.sh" || rc=1
+echo
+sh "$ROOT/regress/bench/dns_bench.sh" || rc=1
 exit $rc
