@@ -16,7 +16,10 @@ rpid=$(child_field runnerd pid)
 sbxdirs() { ls $T/state | grep -v '^kept$' | wc -l; }
 spare_only() { [ "$(sbxdirs)" = 1 ]; }
 wait_for 5 spare_only
-mounts0=$(wc -l < /proc/$rpid/mountinfo)
+# Mounts of this instance only: suites running beside it mount too.
+mounts() { grep -c -F "$T/" /proc/$rpid/mountinfo; }
+mounts0=$(mounts)
+diag "mounts of this instance with only the spare: $mounts0"
 # This instance's cgroups only: other instances are not counted.
 group=$(cgroup_group)
 cg() {
@@ -34,10 +37,10 @@ done
 is "$bad" 0 "200 sandboxes created and destroyed"
 # Cleanup after the last destroy's answer takes a moment.
 uidprocs() { ps -eo uid= | awk -v b=$base '$1 >= b && $1 < b + 1000' | wc -l; }
-settled() { [ "$(wc -l < /proc/$rpid/mountinfo)" = "$mounts0" ] &&
+settled() { [ "$(mounts)" = "$mounts0" ] &&
     [ "$(cg)" = 3 ] && [ "$(uidprocs)" = 1 ]; }
 wait_for 5 settled
-is "$(wc -l < /proc/$rpid/mountinfo)" "$mounts0" "no mount is left behind"
+is "$(mounts)" "$mounts0" "no mount is left behind"
 is "$(cg)" 3 "no cgroup is left behind: only the spare's (memory, pids, cpu)"
 is "$(uidprocs)" 1 "no process of a sandbox uid is left but the spare's pid 1"
 is "$(sbxdirs)" 1 "no directory is left in the state directory but the spare's"
