@@ -1,0 +1,117 @@
+#!/bin/sh
+# Pins in time, from inside sandboxes against the stub upstream:
+# a connect made at once after each of 1000 answers (each a new name
+# and a new address) succeeds every time; a pin from a TTL under the
+# floor lives for the floor, dies after it and is extended by a repeat
+# answer; sandboxctl show lists the live pins with their time left.
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/netd/dtopo.sh"
+need_root
+
+UP=198.51.100.53
+write_conf "
+upstream $UP
+pin-floor 3s
+policy \"many\" {
+	network { allow name \"*.many.test\" port 80 }
+}
+policy \"floor\" {
+	network { allow name \"short.test\" port 80 }
+}"
+topo_up || { echo "Bail out! topology"; exit 1; }
+ip netns pids $H | xargs -r kill
+ip -n $P addr add $UP/32 dev lo
+ip -n $H route add $UP/32 via $PEERLINK
+# nK.many.test is 10.77.x.y: the peer takes the whole /16 as its own.
+ip -n $P route add local 10.77.0.0/16 dev lo
+ip -n $H route add 10.77.0.0/16 via $PEERLINK
+(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
+    "short.test=$PUB2,-,1" > "$T/stub.log" 2>&1 &)
+wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+suite_run || { echo "Bail out! the suite did not start"; exit 1; }
+
+# 1000 names, each resolved and dialled at once; then an address of
+# the same range that was never asked for, as the twin that must fail.
+MANYPY='
+import socket, sys, time
+ok = bad = 0
+addrs = set()
+t = time.monotonic()
+for k in range(1, 1001):
+    a = socket.getaddrinfo("n%d.many.test" % k, 80, socket.AF_INET,
+        socket.SOCK_STREAM)[0][4][0]
+    addrs.add(a)
+    s = socket.socket()
+    # Under the 1s of a SYN retransmit: a first SYN dropped fails.
+    s.settimeout(0.9)
+    try:
+        s.connect((a, 80))
+        if s.recv(64).startswith(b"ok"):
+            ok += 1
+        else:
+            bad += 1
+    except OSError as e:
+        bad += 1
+        print("failed", k, a, e, flush=True)
+    s.close()
+print("connected", ok, "failed", bad, "addresses", len(addrs))
+print("seconds %.1f" % (time.monotonic() - t))
+s = socket.socket()
+s.settimeout(1)
+try:
+    s.connect(("10.77.9.9", 80))
+    print("unasked ok")
+except socket.timeout:
+    print("unasked timeout")
+'
+ctl run -p many -- python3 -c "$MANYPY" > "$T/many.out" 2>&1
+diag "$(grep -v connected "$T/many.out" | head -5)"
+is "$(grep connected "$T/many.out")" \
+    "connected 1000 failed 0 addresses 1000" \
+    "a connect at once after each answer succeeds 1000 times of 1000, to 1000 addresses"
+is "$(grep unasked "$T/many.out")" "unasked timeout" \
+    "an address of the same range that was never an answer is dropped"
+
+# The floor: TTL 1, pin-floor 3s.  t0 the first answer, t1 a second,
+# t2 = t1 + 2 a repeat answer that must push the pin to t2 + 3.
+FLOORPY='
+import socket, sys, time
+def resolve():
+    socket.getaddrinfo("short.test", 80, socket.AF_INET, socket.SOCK_STREAM)
+    return time.monotonic()
+def dial(tag, at):
+    time.sleep(max(0, at - time.monotonic()))
+    s = socket.socket()
+    s.settimeout(0.8)
+    try:
+        s.connect((sys.argv[1], 80))
+        r = "ok" if s.recv(64).startswith(b"ok") else "bad"
+    except socket.timeout:
+        r = "timeout"
+    except OSError as e:
+        r = str(e)
+    s.close()
+    print(tag, r, flush=True)
+t0 = resolve()
+dial("at0", t0)
+dial("at2", t0 + 2)
+dial("at4", t0 + 4)
+t1 = resolve()
+dial("again", t1)
+time.sleep(max(0, t1 + 2 - time.monotonic()))
+t2 = resolve()
+dial("ext4", t1 + 4)
+dial("ext6", t2 + 4)
+'
+ctl run -p floor -- python3 -c "$FLOORPY" $PUB2 > "$T/floor.out" 2>&1
+fl() { awk -v k="$1" '$1 == k { print $2 }' "$T/floor.out"; }
+is "$(fl at0)" ok "a pin from a TTL of 1s opens the address at once"
+is "$(fl at2)" ok "it outlives the TTL: still open at 2s, under the 3s floor"
+is "$(fl at4)" timeout "and is gone after the floor, at 4s"
+is "$(fl again)" ok "a new answer opens it again"
+is "$(fl ext4)" ok "a repeat answer 2s later extends the pin past its first expiry"
+is "$(fl ext6)" timeout "to the floor from the repeat answer, not further"
+check "the stub was asked each time" \
+    test "$(grep -c 'q short.test 1' "$T/stub.log")" = 3
+
+plan $tap_n
