@@ -7,7 +7,7 @@
 #   bigK.test		K A records 10.78.I/250.I%250+1, TTL 300: over
 #			UDP, with TC set and no records if they do not fit
 #			what the query allows (512, or its EDNS0 size)
-#   junk-KIND.test	a broken answer, over UDP and TCP alike: trunc
+#   KIND.junk.test	a broken answer, over UDP and TCP alike: trunc
 #			(cut inside a record, no TC), loop (a compression
 #			pointer to itself), huge (7000 bytes of records
 #			with rdata lengths past the end), rand (random
@@ -98,8 +98,8 @@ def answer(msg, proto):
     question = msg[12:off + 4]
     name = name.lower()
     print("q %s %d %s" % (name, qtype, proto), flush=True)
-    if name.startswith("junk-"):
-        kind = name[5:].split(".")[0]
+    if name.endswith(".junk.test"):
+        kind = name.split(".")[0]
         good = struct.pack(">HHHHHH", qid, 0x8180, 1, 1, 0, 0) + \
             question + a_rr("10.66.0.1", 300)
         return junk(kind, qid, question, good), kind
