@@ -74,6 +74,7 @@ enum dns_err {
 	DNS_E_MISMATCH,		/* the answer's question is not ours */
 	DNS_E_RDLEN,		/* rdata the wrong size for its type */
 	DNS_E_CHAIN,		/* too many CNAMEs */
+	DNS_E_BADVERS,		/* an EDNS version other than 0 */
 	DNS_E_NERR
 };
 

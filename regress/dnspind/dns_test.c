@@ -518,6 +518,30 @@ test_query_header(void)
 	ok(dns_query_parse(big, 300, &q) != DNS_OK, "300 bytes of garbage");
 }
 
+/* RFC 6891 6.1.3: EDNS version 1 gets BADVERS, in an OPT of version 0. */
+static void
+test_query_badvers(void)
+{
+	struct dns_query	 q;
+	uint8_t			 out[DNS_QUERY_MAX + DNS_OPT_LEN];
+	ssize_t			 n;
+	int			 e;
+
+	mkquery(&P, 9, "a.example.com", DNS_T_A, 1232);
+	P.b[P.n - 5] = 1;	/* the OPT's version */
+	is((e = query(&P, &q)), DNS_E_BADVERS, "EDNS version 1");
+	ok(dns_error_rcode(e) == DNS_R_BADVERS && q.qlen != 0 && q.edns &&
+	    q.edns_version == 1, "answered BADVERS, the question whole");
+	n = dns_build_rcode(&q, dns_error_rcode(e), out, sizeof(out));
+	ok(n == (ssize_t)(DNS_HDR_LEN + q.qlen + DNS_OPT_LEN) &&
+	    (out[3] & DNS_F_RCODE) == (DNS_R_BADVERS & DNS_F_RCODE) &&
+	    out[n - 6] == DNS_R_BADVERS >> 4 && out[n - 5] == 0 &&
+	    dns_get16(out) == 9, "BADVERS: low bits in the header, high "
+	    "bits and version 0 in the OPT, the id echoed");
+	mkquery(&P, 9, "a.example.com", DNS_T_A, 1232);
+	is(query(&P, &q), DNS_OK, "EDNS version 0 is fine");
+}
+
 static void
 test_query_opt(void)
 {
@@ -545,6 +569,7 @@ test_query_opt(void)
 	mkquery(&P, 1, "a.example.com", DNS_T_A, 1232);
 	P.n--;
 	is(query(&P, &q), DNS_E_TRUNC, "an OPT cut short");
+	test_query_badvers();
 }
 
 /* Answers. */
