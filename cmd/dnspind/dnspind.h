@@ -43,6 +43,22 @@ void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_audit(const char *, const char *, const char *,
 		    const char *);
 
+/* upstream.c: one exchange with one upstream */
+typedef void	(*upx_fn)(void *, const uint8_t *, size_t);
+struct upx {
+	int		 fd;		/* -1: none under way */
+	struct event	 ev;
+	uint8_t		*out;		/* TCP: the framed query */
+	size_t		 outlen, outoff;
+	uint8_t		*in;		/* TCP: the framed answer */
+	size_t		 have, want;
+	upx_fn		 done;
+	void		*arg;
+};
+int		 upx_start(struct upx *, const struct sockaddr_storage *,
+		    socklen_t, int, const uint8_t *, size_t, upx_fn, void *);
+void		 upx_stop(struct upx *);
+
 /* tcp.c */
 void		 tcp_socket(int);
 

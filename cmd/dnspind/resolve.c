@@ -39,9 +39,9 @@ struct query {
 	struct dns_port		 ports[RESOLVE_PORTS_MAX];
 	size_t			 nports;
 	int			 upidx;		/* the upstream asked */
-	int			 upfd;
+	int			 uptcp;		/* ask over TCP */
 	uint16_t		 upid;
-	struct event		 ev_up;
+	struct upx		 up;
 	struct event		 ev_timeout;
 	uint8_t			*ans;		/* held while netd pins */
 	size_t			 anslen;
@@ -81,10 +81,7 @@ query_free(struct query *qr)
 {
 	TAILQ_REMOVE(&queries, qr, entry);
 	nqueries--;
-	if (qr->upfd != -1) {
-		event_del(&qr->ev_up);
-		close(qr->upfd);
-	}
+	upx_stop(&qr->up);
 	if (evtimer_initialized(&qr->ev_timeout))
 		evtimer_del(&qr->ev_timeout);
 	free(qr->raw);
@@ -192,38 +189,53 @@ query_audit_pins(struct query *qr, const struct dns_pin_req *req)
 	}
 }
 
-/* The upstream answered; ours if id and question match, else ignored. */
+/*
+ * The upstream answered; ours if id and question match, else ignored.
+ * A truncated answer over UDP is asked again over TCP, of the same
+ * upstream; a TCP exchange that failed moves on to the next.
+ */
 static void
-query_upstream_read(int fd, short event, void *arg)
+query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 {
 	struct query		*qr = arg;
 	struct dns_answer	 a;
 	struct dns_pin_req	 req;
-	ssize_t			 n;
 	int			 e;
 
-	if ((n = recv(fd, pktbuf, sizeof(pktbuf), 0)) == -1) {
-		if (errno == EAGAIN || errno == EINTR)
-			return;
-		log_debug("%s: %s: %s", __func__, qr->q.name, strerror(errno));
-		return;		/* ICMP errors: the timeout moves on */
-	}
-	if (dns_get_id(pktbuf, n) != qr->upid)
+	if (pkt == NULL)
+		e = -1;
+	else if (dns_get_id(pkt, n) != qr->upid)
+		e = DNS_E_MISMATCH;
+	else
+		e = dns_answer_parse(pkt, n, &qr->q, &a);
+	if (e != DNS_OK) {
+		if (pkt != NULL)
+			log_debug("%s: %s: %s", __func__, qr->q.name,
+			    dns_strerror(e));
+		/* Over UDP the right answer may still come; not over TCP. */
+		if (qr->uptcp) {
+			evtimer_del(&qr->ev_timeout);
+			qr->upidx++;
+			resolve_upstream(qr);
+		}
 		return;
-	if ((e = dns_answer_parse(pktbuf, n, &qr->q, &a)) != DNS_OK) {
-		log_debug("%s: %s: %s", __func__, qr->q.name,
-		    dns_strerror(e));
-		return;
 	}
-	event_del(&qr->ev_up);
-	close(qr->upfd);
-	qr->upfd = -1;
+	upx_stop(&qr->up);
 	evtimer_del(&qr->ev_timeout);
+	if (a.tc && !qr->uptcp) {
+		log_debug("%s: %s: truncated, again over TCP", __func__,
+		    qr->q.name);
+		qr->uptcp = 1;
+		resolve_upstream(qr);
+		return;
+	}
 	if ((qr->ans = malloc(n)) == NULL)
 		fatal("%s", __func__);
-	memcpy(qr->ans, pktbuf, n);
+	memcpy(qr->ans, pkt, n);
 	qr->anslen = n;
+	/* Too big for the client's UDP: it gets TC and asks over TCP. */
 	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
+	    (qr->reply == NULL && n > dns_query_udp_max(&qr->q)) ||
 	    query_pins(qr, &a, &req) == 0) {
 		query_answer(qr, qr->ans, qr->anslen);
 		return;
@@ -248,14 +260,15 @@ query_timeout(int fd, short event, void *arg)
 	}
 	log_debug("%s: %s: upstream %d timed out", __func__, qr->q.name,
 	    qr->upidx);
-	event_del(&qr->ev_up);
-	close(qr->upfd);
-	qr->upfd = -1;
+	upx_stop(&qr->up);
 	qr->upidx++;
 	resolve_upstream(qr);
 }
 
-/* Ask the next upstream, from a socket and with an id of the query's own. */
+/*
+ * Ask the next upstream, from a socket and with an id of the query's
+ * own, over TCP if the client came that way or UDP came back truncated.
+ */
 static void
 resolve_upstream(struct query *qr)
 {
@@ -280,24 +293,11 @@ resolve_upstream(struct query *qr)
 			sin6->sin6_addr = u->m.addr.addr.v6;
 			sslen = sizeof(*sin6);
 		}
-		if ((qr->upfd = socket(ss.ss_family, SOCK_DGRAM |
-		    SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1) {
-			log_warn("%s: socket", __func__);
-			continue;
-		}
 		qr->upid = arc4random_uniform(65536);
 		dns_set_id(qr->raw, qr->rawlen, qr->upid);
-		if (connect(qr->upfd, (struct sockaddr *)&ss, sslen) == -1 ||
-		    send(qr->upfd, qr->raw, qr->rawlen, 0) == -1) {
-			log_debug("%s: upstream %d: %s", __func__, qr->upidx,
-			    strerror(errno));
-			close(qr->upfd);
-			qr->upfd = -1;
+		if (upx_start(&qr->up, &ss, sslen, qr->uptcp, qr->raw,
+		    qr->rawlen, query_upstream_read, qr) == -1)
 			continue;
-		}
-		event_set(&qr->ev_up, qr->upfd, EV_READ | EV_PERSIST,
-		    query_upstream_read, qr);
-		event_add(&qr->ev_up, NULL);
 		tv.tv_sec = ms / 1000;
 		tv.tv_usec = (ms % 1000) * 1000;
 		evtimer_add(&qr->ev_timeout, &tv);
@@ -411,7 +411,8 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	qr->fromlen = fromlen;
 	qr->reply = reply;
 	qr->arg = arg;
-	qr->upfd = -1;
+	qr->uptcp = reply != NULL;
+	qr->up.fd = -1;
 	evtimer_set(&qr->ev_timeout, query_timeout, qr);
 	TAILQ_INSERT_TAIL(&queries, qr, entry);
 	nqueries++;

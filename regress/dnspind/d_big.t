@@ -1,0 +1,104 @@
+#!/bin/sh
+# DNS over TCP toward the upstream, and answers larger than 512 bytes,
+# from inside sandboxes against the stub upstream.  bigK.test has K A
+# records (16 bytes each): the stub sets TC over UDP when they do not
+# fit what the query allows.  A truncated answer is asked again over
+# TCP; a client's TCP query goes over TCP; a big answer goes back over
+# UDP only as far as the client's EDNS0 size allows, else as TC.
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/netd/dtopo.sh"
+need_root
+
+UP=198.51.100.53
+write_conf "
+upstream $UP
+policy \"big\" {
+	network {
+		allow name \"big40.test\" port 80
+		allow name \"big31.test\" port 80
+		allow name \"big100.test\" port 80
+		allow name \"small.test\" port 80
+	}
+}"
+topo_up || { echo "Bail out! topology"; exit 1; }
+ip netns pids $H | xargs -r kill
+ip -n $P addr add $UP/32 dev lo
+ip -n $H route add $UP/32 via $PEERLINK
+# bigK.test is 10.78.x.y: the peer takes the whole /16 as its own.
+ip -n $P route add local 10.78.0.0/16 dev lo
+ip -n $H route add 10.78.0.0/16 via $PEERLINK
+(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
+    "small.test=$PUB1,-,300" > "$T/stub.log" 2>&1 &)
+wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+suite_run || { echo "Bail out! the suite did not start"; exit 1; }
+
+# "udp|tcp NAME EDNS-SIZE|-": prints "tc T answers N bytes B".
+BIGPY='
+import socket, struct, sys
+def query(name, edns):
+    q = struct.pack(">HHHHHH", 99, 0x0100, 1, 0, 0, 0 if edns == "-" else 1)
+    for l in name.split("."):
+        q += bytes([len(l)]) + l.encode()
+    q += b"\0" + struct.pack(">HH", 1, 1)
+    if edns != "-":
+        q += b"\0" + struct.pack(">HHIH", 41, int(edns), 0, 0)
+    return q
+for spec in sys.argv[1:]:
+    proto, name, edns = spec.split()
+    q = query(name, edns)
+    if proto == "udp":
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(3)
+        s.sendto(q, ("169.254.1.1", 53))
+        r = s.recv(65535)
+    else:
+        s = socket.create_connection(("169.254.1.1", 53), 3)
+        s.sendall(struct.pack(">H", len(q)) + q)
+        n = struct.unpack(">H", s.recv(2))[0]
+        r = b""
+        while len(r) < n:
+            r += s.recv(n - len(r))
+    print(spec, "tc %d rcode %d answers %d bytes %d" % (r[2] >> 1 & 1,
+        r[3] & 15, struct.unpack(">H", r[6:8])[0], len(r)), flush=True)
+'
+# resolve one name with glibc, as a program would, and dial its last
+# address (the one furthest into the answer).
+LASTPY='
+import socket, sys
+a = sorted({x[4][0] for x in socket.getaddrinfo(sys.argv[1], 80,
+    socket.AF_INET, socket.SOCK_STREAM)}, key=socket.inet_aton)
+s = socket.socket()
+s.settimeout(0.9)
+try:
+    s.connect((a[-1], 80))
+    print(len(a), a[-1], "ok" if s.recv(64).startswith(b"ok") else "bad")
+except OSError as e:
+    print(len(a), a[-1], "failed", e)
+'
+ctl run -p big -- python3 -c "$BIGPY" "udp big40.test -" \
+    "udp big40.test 1232" "udp big100.test 1232" "tcp big100.test -" \
+    "tcp small.test -" "udp small.test -" > "$T/probe.b" 2>&1
+cat "$T/stub.log" > "$T/stub.b"
+expect b "udp big40.test -" "tc 1 rcode 0 answers 0 bytes 28" \
+    "40 records over UDP without EDNS0: an empty TC answer, for 512 bytes"
+check "the stub's TC over UDP was asked again over TCP" \
+    sh -c "grep -q '^q big40.test 1 udp' '$T/stub.b' &&
+    grep -q '^q big40.test 1 tcp' '$T/stub.b'"
+expect b "udp big40.test 1232" "tc 0 rcode 0 answers 40 bytes 668" \
+    "the same with EDNS0 1232: the 668-byte answer whole over UDP"
+expect b "udp big100.test 1232" "tc 1 rcode 0 answers 0 bytes 40" \
+    "100 records (1629 bytes) over UDP with EDNS0 1232: TC"
+expect b "tcp big100.test -" "tc 0 rcode 0 answers 100 bytes 1629" \
+    "over TCP the 1629-byte answer comes whole"
+expect b "tcp small.test -" "tc 0 rcode 0 answers 1 bytes 44" \
+    "a small name over TCP"
+check "a client's TCP query went to the upstream over TCP, not UDP" \
+    sh -c "test \$(grep -c '^q small.test 1 tcp' '$T/stub.b') = 1 &&
+    test \$(grep -c '^q small.test 1 udp' '$T/stub.b') = 1"
+
+# glibc's own resolver: TC, then TCP, and the answer's addresses work.
+out=$(ctl run -p big -- python3 -c "$LASTPY" big31.test 2>&1)
+is "$out" "31 10.78.0.31 ok" \
+    "a program resolves 31 addresses (TC, then TCP) and reaches the last"
+
+plan $tap_n
