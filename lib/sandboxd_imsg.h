@@ -38,6 +38,7 @@ enum imsg_type {
 	/* netd -> master -> sandboxctl, for show; a RESULT ends them */
 	IMSG_CTL_NET_INFO,		/* struct sbx_net_info */
 	IMSG_CTL_NET_RULES,		/* text, 1 to SBX_OUTPUT_MAX bytes */
+	IMSG_CTL_NET_PINS,		/* struct sbx_net_pins */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -410,6 +411,25 @@ struct sbx_net_info {
 	uint8_t		resolver[4];
 	uint64_t	packets;	/* egress, the named counter */
 	uint64_t	bytes;
+};
+
+#define SBX_NET_PINS_MAX	64
+
+/* A live pin as the kernel holds it, for show. */
+struct sbx_net_pin {
+	uint8_t		af;		/* AF_INET, AF_INET6 */
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP */
+	uint16_t	port;		/* host order */
+	uint32_t	pad;
+	uint64_t	expires_ms;	/* time left */
+	uint8_t		addr[16];	/* 4 used for AF_INET */
+};
+
+/* Some of a sandbox's pins; as many messages as it takes. */
+struct sbx_net_pins {
+	uint32_t	count;		/* 1 to SBX_NET_PINS_MAX */
+	uint32_t	pad;
+	struct sbx_net_pin pins[SBX_NET_PINS_MAX];
 };
 
 /* The resolver's listening sockets, which only the master may bind. */

@@ -405,12 +405,47 @@ serve_pin(const struct dns_pin_req *m)
 	serve_send(IMSG_DNS_PINNED, 0, &ack, sizeof(ack));
 }
 
+/* Pins for show, SBX_NET_PINS_MAX to a message. */
+struct serve_pins {
+	uint32_t		peerid;
+	struct sbx_net_pins	m;
+};
+
+static void
+serve_pins_flush(struct serve_pins *sp)
+{
+	if (sp->m.count == 0)
+		return;
+	serve_send(IMSG_CTL_NET_PINS, sp->peerid, &sp->m, sizeof(sp->m));
+	memset(&sp->m, 0, sizeof(sp->m));
+}
+
+static void
+serve_pin_show(int af, const uint8_t *addr, uint8_t proto, uint16_t port,
+    uint64_t ms, void *arg)
+{
+	struct serve_pins	*sp = arg;
+	struct sbx_net_pin	*p;
+
+	if (port == 0 || (proto != IPPROTO_TCP && proto != IPPROTO_UDP))
+		return;
+	p = &sp->m.pins[sp->m.count++];
+	p->af = af;
+	p->proto = proto;
+	p->port = port;
+	p->expires_ms = ms;
+	memcpy(p->addr, addr, af == AF_INET ? 4 : 16);
+	if (sp->m.count == SBX_NET_PINS_MAX)
+		serve_pins_flush(sp);
+}
+
 /* netd's part of `sandboxctl show`; the reply ends here. */
 static void
 serve_show(const struct net_id *m, uint32_t peerid)
 {
 	const struct netd_ident	*ni;
 	struct sbx_net_info	 info;
+	struct serve_pins	 sp;
 	struct live		*l;
 	char			*buf = NULL, *nbuf;
 	size_t			 size = SERVE_SHOW_SIZE, off, chunk;
@@ -431,6 +466,11 @@ serve_show(const struct net_id *m, uint32_t peerid)
 	(void)dp_counter_read(netd_dp(nd), ni->ifname, &info.packets,
 	    &info.bytes);
 	serve_send(IMSG_CTL_NET_INFO, peerid, &info, sizeof(info));
+	memset(&sp, 0, sizeof(sp));
+	sp.peerid = peerid;
+	if (dp_show_pins(netd_dp(nd), ni->ifname, serve_pin_show, &sp) == -1)
+		log_warn("%s: %s: pins", __func__, m->id);
+	serve_pins_flush(&sp);
 	for (;;) {
 		if ((nbuf = realloc(buf, size)) == NULL)
 			fatal("%s", __func__);

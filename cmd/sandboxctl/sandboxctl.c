@@ -107,6 +107,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct sbx_exec_start	 st;
 	struct sbx_exec_result	 er;
 	struct sbx_net_info	 ni;
+	struct sbx_net_pins	 np;
 
 	switch (imsg_get_type(imsg)) {
 	case IMSG_CTL_PROC_STATUS:
@@ -131,6 +132,10 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_NET_RULES:
 		show_net_rules(imsg->data, imsg_get_len(imsg));
+		return (0);
+	case IMSG_CTL_NET_PINS:
+		REPLY_GET(imsg, np);
+		show_net_pins(&np);
 		return (0);
 	case IMSG_CTL_EXEC_RESULT:
 		REPLY_GET(imsg, er);

@@ -114,4 +114,30 @@ is "$(fl ext6)" timeout "to the floor from the repeat answer, not further"
 check "the stub was asked each time" \
     test "$(grep -c 'q short.test 1' "$T/stub.log")" = 3
 
+# show: the live pins, read back from the kernel, with their time left.
+id=$(ctl create -p floor)
+show0=$(ctl show "$id")
+check "before any answer, show lists no pins" \
+    contains "$show0" '^pins: *none$'
+ctl exec "$id" -- python3 -c 'import socket
+socket.getaddrinfo("short.test", 80, socket.AF_INET, socket.SOCK_STREAM)'
+show1=$(ctl show "$id")
+jshow=$(ctl -j show "$id")
+diag "$(printf '%s\n' "$show1" | sed -n '/^pins:/,/^rules:/p')"
+check "after one, show lists its pin with the time it has left" \
+    contains "$show1" "^	$PUB2 tcp 80 expires in [0-3]\.[0-9][0-9][0-9]s$"
+is "$(printf '%s\n' "$jshow" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("event") == "sandbox.network":
+        for p in r["pins"]:
+            print(p["address"], p["proto"], p["port"],
+                0 < p["expires_ms"] <= 3000)')" "$PUB2 tcp 80 True" \
+    "and so does show -j, as an array with expires_ms"
+sleep 3.5
+check "once the floor has passed, the pin is gone from show" \
+    contains "$(ctl show "$id")" '^pins: *none$'
+ctl destroy "$id" > /dev/null 2>&1
+
 plan $tap_n
