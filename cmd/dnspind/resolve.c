@@ -45,6 +45,7 @@ struct query {
 	struct event		 ev_timeout;
 	uint8_t			*ans;		/* held while netd pins */
 	size_t			 anslen;
+	uint32_t		 npending;	/* pin requests not acked */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -55,6 +56,10 @@ static struct event		 ev_udp;
 static uint8_t			 pktbuf[RESOLVE_UDP_MAX];
 /* netd pins in well under a millisecond; this is for a netd gone. */
 static struct timeval		 pin_wait = { 2, 0 };
+/* The pins of the answers of this turn of the loop, not yet sent. */
+static struct dns_pin_req	 batch;
+static struct event		 ev_flush;
+static int			 flush_set, flush_armed;
 
 static void	resolve_upstream(struct query *);
 
@@ -141,52 +146,102 @@ upstream_nth(int n)
 	return (NULL);
 }
 
-/* The pins one answer asks for: every address, every allowed port. */
-static size_t
-query_pins(struct query *qr, const struct dns_answer *a,
-    struct dns_pin_req *req)
+/* The batch to netd, as one request: one netlink batch there. */
+static void
+pin_send(void)
 {
-	uint32_t	 floor = dnspind_conf->global.pin_floor;
-	size_t		 i, j;
+	if (batch.nanswers == 0)
+		return;
+	log_debug("%s: %u answers, %u pins in one batch", __func__,
+	    batch.nanswers, batch.count);
+	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &batch,
+	    sizeof(batch)) == -1)
+		fatal("%s", __func__);
+	memset(&batch, 0, sizeof(batch));
+}
 
-	memset(req, 0, sizeof(*req));
-	req->token = qr->token;
-	strlcpy(req->id, qr->sandbox, sizeof(req->id));
-	for (i = 0; i < a->naddrs; i++)
-		for (j = 0; j < qr->nports; j++) {
-			struct dns_pin	*p;
+/*
+ * At the end of the turn: every answer that came in it has queued its
+ * pins by then, and none waits for a timer.
+ */
+static void
+pin_flush(int fd, short event, void *arg)
+{
+	flush_armed = 0;
+	pin_send();
+}
 
-			if (req->count == DNS_PIN_MAX) {
-				log_warnx("%s: %s: more than %d pins, the "
-				    "rest dropped", __func__, qr->q.name,
-				    DNS_PIN_MAX);
-				return (req->count);
-			}
-			p = &req->pins[req->count++];
-			p->af = a->addrs[i].af;
-			p->proto = qr->ports[j].proto;
-			p->port = qr->ports[j].port;
-			p->ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
-			    floor;
-			memcpy(p->addr, &a->addrs[i].a, p->af == AF_INET ? 4 :
-			    16);
+/*
+ * One pin of an answer into the batch, which goes at once when full
+ * and else at the end of this turn.  An answer's pins are queued
+ * together, so it has one slot in each request it spans.
+ */
+static void
+pin_queue(struct query *qr, const struct dns_pin *p)
+{
+	uint32_t	 a;
+
+	if (batch.count == DNS_PIN_MAX)
+		pin_send();
+	a = batch.nanswers;
+	if (a == 0 || batch.answers[a - 1].token != qr->token) {
+		if (a == DNS_PIN_ANSWERS) {
+			pin_send();
+			a = 0;
 		}
-	return (req->count);
+		batch.answers[a].token = qr->token;
+		strlcpy(batch.answers[a].id, qr->sandbox,
+		    sizeof(batch.answers[a].id));
+		batch.nanswers++;
+		qr->npending++;
+	} else
+		a--;
+	batch.pins[batch.count] = *p;
+	batch.pins[batch.count++].answer = a;
+	if (flush_armed)
+		return;
+	if (!flush_set) {
+		event_set(&ev_flush, -1, 0, pin_flush, NULL);
+		flush_set = 1;
+	}
+	event_active(&ev_flush, EV_TIMEOUT, 1);
+	flush_armed = 1;
 }
 
 static void
-query_audit_pins(struct query *qr, const struct dns_pin_req *req)
+query_audit_pin(struct query *qr, const struct dns_pin *p)
 {
-	char		 a[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 48];
-	uint32_t	 i;
+	char	 a[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 48];
 
-	for (i = 0; i < req->count; i++) {
-		inet_ntop(req->pins[i].af, req->pins[i].addr, a, sizeof(a));
-		snprintf(d, sizeof(d), "%s %s %u ttl %u", a,
-		    req->pins[i].proto == IPPROTO_UDP ? "udp" : "tcp",
-		    req->pins[i].port, req->pins[i].ttl);
-		resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
-	}
+	inet_ntop(p->af, p->addr, a, sizeof(a));
+	snprintf(d, sizeof(d), "%s %s %u ttl %u", a, p->proto == IPPROTO_UDP ?
+	    "udp" : "tcp", p->port, p->ttl);
+	resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+}
+
+/* The pins one answer asks for, queued: every address, every port. */
+static size_t
+query_pins(struct query *qr, const struct dns_answer *a)
+{
+	struct dns_pin	 p;
+	uint32_t	 floor = dnspind_conf->global.pin_floor;
+	size_t		 i, j, n = 0;
+
+	for (i = 0; i < a->naddrs; i++)
+		for (j = 0; j < qr->nports; j++) {
+			memset(&p, 0, sizeof(p));
+			p.af = a->addrs[i].af;
+			p.proto = qr->ports[j].proto;
+			p.port = qr->ports[j].port;
+			p.ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
+			    floor;
+			memcpy(p.addr, &a->addrs[i].a, p.af == AF_INET ? 4 :
+			    16);
+			query_audit_pin(qr, &p);
+			pin_queue(qr, &p);
+			n++;
+		}
+	return (n);
 }
 
 /*
@@ -199,7 +254,6 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 {
 	struct query		*qr = arg;
 	struct dns_answer	 a;
-	struct dns_pin_req	 req;
 	int			 e;
 
 	if (pkt == NULL)
@@ -236,14 +290,10 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 	/* Too big for the client's UDP: it gets TC and asks over TCP. */
 	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
 	    (qr->reply == NULL && n > dns_query_udp_max(&qr->q)) ||
-	    query_pins(qr, &a, &req) == 0) {
+	    query_pins(qr, &a) == 0) {
 		query_answer(qr, qr->ans, qr->anslen);
 		return;
 	}
-	query_audit_pins(qr, &req);
-	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &req,
-	    sizeof(req)) == -1)
-		fatal("%s", __func__);
 	evtimer_add(&qr->ev_timeout, &pin_wait);
 }
 
@@ -419,24 +469,38 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	resolve_upstream(qr);
 }
 
-/* netd has the pins: the answer may go. */
-void
-resolve_pinned(const struct dns_pin_ack *ack)
+static struct query *
+query_by_token(uint64_t token)
 {
 	struct query	*qr;
 
 	TAILQ_FOREACH(qr, &queries, entry)
-		if (qr->token == ack->token)
-			break;
-	if (qr == NULL || qr->ans == NULL)
-		return;
-	if (ack->error != 0) {
-		log_warnx("%s: sandbox %s: %s: netd refused the pins: %s",
-		    __func__, qr->sandbox, qr->q.name, strerror(ack->error));
-		query_fail(qr, DNS_R_SERVFAIL);
-		return;
+		if (qr->token == token)
+			return (qr);
+	return (NULL);
+}
+
+/* netd has (some of) the pins of these answers: those done may go. */
+void
+resolve_pinned(const struct dns_pin_ack *ack)
+{
+	const struct dns_pin_answer	*pa;
+	struct query			*qr;
+	uint32_t			 i;
+
+	for (i = 0; i < ack->nanswers; i++) {
+		pa = &ack->answers[i];
+		if ((qr = query_by_token(pa->token)) == NULL ||
+		    qr->ans == NULL || qr->npending == 0)
+			continue;	/* gone, or failed already */
+		if (pa->error != 0) {
+			log_warnx("%s: sandbox %s: %s: netd refused the pins: "
+			    "%s", __func__, qr->sandbox, qr->q.name,
+			    strerror(pa->error));
+			query_fail(qr, DNS_R_SERVFAIL);
+		} else if (--qr->npending == 0)
+			query_answer(qr, qr->ans, qr->anslen);
 	}
-	query_answer(qr, qr->ans, qr->anslen);
 }
 
 /* A TCP client went away: its queries go unanswered. */

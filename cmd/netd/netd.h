@@ -146,6 +146,14 @@ int		 dp_pin_add(struct dp *, const char *,
 		    const struct netd_pin *);
 int		 dp_pin_batch(struct dp *, const char *,
 		    const struct netd_pin *, size_t);
+/* Some of the pins of one answer, for one sandbox. */
+struct dp_pin_group {
+	const char		*ifname;
+	const struct netd_pin	*pins;
+	size_t			 n;
+	int			 error;		/* out; in: skip it */
+};
+int		 dp_pin_groups(struct dp *, struct dp_pin_group *, size_t);
 int		 dp_counter_read(struct dp *, const char *, uint64_t *,
 		    uint64_t *);
 /* The sandbox's effective rules in nft syntax, as the kernel holds them. */

@@ -372,36 +372,48 @@ serve_sync_end(void)
 }
 
 /*
- * dnspind's pins for one answer, in one batch; the answer is released
- * when this is acknowledged.  The datapath refuses a port that no
- * allow name rule of the sandbox names.
+ * dnspind's pins of several answers, in one netlink batch; each answer
+ * is acknowledged on its own, and released by dnspind when it is.  The
+ * datapath refuses a port that no allow name rule of the sandbox names.
  */
 static void
 serve_pin(const struct dns_pin_req *m)
 {
 	const struct netd_ident	*ni;
+	struct dp_pin_group	 g[DNS_PIN_ANSWERS];
 	struct netd_pin		 pins[DNS_PIN_MAX];
 	struct dns_pin_ack	 ack;
 	struct live		*l;
-	uint32_t		 i;
+	const struct dns_pin	*p;
+	uint32_t		 a, i, n = 0;
 
 	memset(&ack, 0, sizeof(ack));
-	ack.token = m->token;
-	strlcpy(ack.id, m->id, sizeof(ack.id));
+	memset(g, 0, sizeof(g));
 	memset(pins, 0, sizeof(pins));
-	for (i = 0; i < m->count; i++) {
-		pins[i].af = m->pins[i].af;
-		pins[i].proto = m->pins[i].proto;
-		pins[i].port = m->pins[i].port;
-		pins[i].ttl = m->pins[i].ttl;
-		memcpy(&pins[i].addr, m->pins[i].addr, m->pins[i].af ==
-		    AF_INET ? 4 : 16);
+	ack.nanswers = m->nanswers;
+	memcpy(ack.answers, m->answers, sizeof(ack.answers));
+	for (a = 0; a < m->nanswers; a++) {
+		g[a].pins = &pins[n];
+		for (i = 0; i < m->count; i++) {
+			if ((p = &m->pins[i])->answer != a)
+				continue;
+			pins[n].af = p->af;
+			pins[n].proto = p->proto;
+			pins[n].port = p->port;
+			pins[n].ttl = p->ttl;
+			memcpy(&pins[n++].addr, p->addr, p->af == AF_INET ?
+			    4 : 16);
+			g[a].n++;
+		}
+		if ((l = live_find(m->answers[a].id)) == NULL || l->prepared ||
+		    (ni = ident_find(netd_pool(nd), m->answers[a].id)) == NULL)
+			g[a].error = ENOENT;
+		else
+			g[a].ifname = ni->ifname;
 	}
-	if ((l = live_find(m->id)) == NULL || l->prepared ||
-	    (ni = ident_find(netd_pool(nd), m->id)) == NULL)
-		ack.error = ENOENT;
-	else if (dp_pin_batch(netd_dp(nd), ni->ifname, pins, m->count) == -1)
-		ack.error = errno != 0 ? errno : EIO;
+	(void)dp_pin_groups(netd_dp(nd), g, m->nanswers);
+	for (a = 0; a < m->nanswers; a++)
+		ack.answers[a].error = g[a].error;
 	serve_send(IMSG_DNS_PINNED, 0, &ack, sizeof(ack));
 }
 

@@ -72,6 +72,50 @@ is "$(grep connected "$T/many.out")" \
 is "$(grep unasked "$T/many.out")" "unasked timeout" \
     "an address of the same range that was never an answer is dropped"
 
+# Under load: 300 queries for new names sent at once.  Answers that
+# are ready in the same turn of dnspind's loop go to netd as one
+# request (the log counts them); each is released once its pins are
+# in: a dial of every address right after its answer succeeds.
+BURSTPY='
+import select, socket, struct, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+names = {}
+for k in range(2001, 2301):
+    q = struct.pack(">HHHHHH", k, 0x0100, 1, 0, 0, 0)
+    for l in ("n%d" % k, "many", "test"):
+        q += bytes([len(l)]) + l.encode()
+    s.sendto(q + b"\0\0\1\0\1", ("169.254.1.1", 53))
+got, ok, end = {}, 0, time.monotonic() + 5
+while len(got) < 300 and time.monotonic() < end:
+    if not select.select([s], [], [], 0.5)[0]:
+        continue
+    r = s.recv(512)
+    k = struct.unpack(">H", r[:2])[0]
+    if r[3] & 15 or struct.unpack(">H", r[6:8])[0] != 1:
+        continue
+    got[k] = socket.inet_ntoa(r[-4:])
+    c = socket.socket()
+    c.settimeout(0.9)
+    try:
+        c.connect((got[k], 80))
+        if c.recv(64).startswith(b"ok"):
+            ok += 1
+    except OSError:
+        pass
+    c.close()
+print("answered", len(got), "dialled ok", ok)
+'
+ctl run -p many -- python3 -c "$BURSTPY" > "$T/burst.out" 2>&1
+is "$(cat "$T/burst.out")" "answered 300 dialled ok 300" \
+    "300 new names at once: all answered, every address dialled at once is open"
+batches=$(sed -n 's/.*pin_send: \([0-9]*\) answers.*/\1/p' "$LOG" | sort -n |
+    uniq -c | awk '{ printf "%s%dx%d", s, $1, $2; s = " " }')
+diag "pin requests to netd (count x answers each): $batches"
+check "under load, answers of one turn went to netd as one request" \
+    sh -c "sed -n 's/.*pin_send: \([0-9]*\) answers.*/\1/p' '$LOG' |
+    awk '\$1 > 1 { f = 1 } END { exit !f }'"
+
 # The floor: TTL 1, pin-floor 3s.  t0 the first answer, t1 a second,
 # t2 = t1 + 2 a repeat answer that must push the pin to t2 + 3.
 FLOORPY='
