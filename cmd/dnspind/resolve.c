@@ -245,6 +245,39 @@ query_pins(struct query *qr, const struct dns_answer *a)
 }
 
 /*
+ * Keep the answer while its pins go in.  One with more addresses than
+ * are pinned (DNS_ADDRS_MAX) is cut down to those: a sandbox is told
+ * only addresses it can reach, and one answer's pins stay bounded.
+ */
+static int
+query_keep(struct query *qr, const uint8_t *pkt, size_t n,
+    const struct dns_answer *a)
+{
+	ssize_t	 t;
+
+	if ((qr->ans = malloc(DNS_MSG_MAX)) == NULL)
+		fatal("%s", __func__);
+	if (a->ndropped == 0 ||
+	    (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)) {
+		memcpy(qr->ans, pkt, n);
+		qr->anslen = n;
+		return (0);
+	}
+	if ((t = dns_answer_trim(pkt, n, &qr->q, a, qr->ans,
+	    DNS_MSG_MAX)) == -1) {
+		log_warnx("%s: sandbox %s: %s: cannot cut the answer down "
+		    "to %d addresses", __func__, qr->sandbox, qr->q.name,
+		    DNS_ADDRS_MAX);
+		return (-1);
+	}
+	log_info("%s: sandbox %s: %s: %zu addresses past the first %d "
+	    "left out of the answer", __func__, qr->sandbox, qr->q.name,
+	    a->ndropped, DNS_ADDRS_MAX);
+	qr->anslen = t;
+	return (0);
+}
+
+/*
  * The upstream answered; ours if id and question match, else ignored.
  * A truncated answer over UDP is asked again over TCP, of the same
  * upstream; a TCP exchange that failed moves on to the next.
@@ -283,13 +316,13 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 		resolve_upstream(qr);
 		return;
 	}
-	if ((qr->ans = malloc(n)) == NULL)
-		fatal("%s", __func__);
-	memcpy(qr->ans, pkt, n);
-	qr->anslen = n;
+	if (query_keep(qr, pkt, n, &a) == -1) {
+		query_fail(qr, DNS_R_SERVFAIL);
+		return;
+	}
 	/* Too big for the client's UDP: it gets TC and asks over TCP. */
 	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
-	    (qr->reply == NULL && n > dns_query_udp_max(&qr->q)) ||
+	    (qr->reply == NULL && qr->anslen > dns_query_udp_max(&qr->q)) ||
 	    query_pins(qr, &a) == 0) {
 		query_answer(qr, qr->ans, qr->anslen);
 		return;

@@ -17,6 +17,11 @@ policy \"big\" {
 		allow name \"big40.test\" port 80
 		allow name \"big31.test\" port 80
 		allow name \"big100.test\" port 80
+		allow name \"big60.test\" port 80
+		allow name \"big60.test\" port 81
+		allow name \"big60.test\" port 82
+		allow name \"big60.test\" port 83
+		allow name \"big60.test\" port 443
 		allow name \"small.test\" port 80
 	}
 }"
@@ -88,8 +93,8 @@ expect b "udp big40.test 1232" "tc 0 rcode 0 answers 40 bytes 668" \
     "the same with EDNS0 1232: the 668-byte answer whole over UDP"
 expect b "udp big100.test 1232" "tc 1 rcode 0 answers 0 bytes 40" \
     "100 records (1629 bytes) over UDP with EDNS0 1232: TC"
-expect b "tcp big100.test -" "tc 0 rcode 0 answers 100 bytes 1629" \
-    "over TCP the 1629-byte answer comes whole"
+expect b "tcp big100.test -" "tc 0 rcode 0 answers 64 bytes 1757" \
+    "over TCP it comes cut down to the 64 addresses pinned (below)"
 expect b "tcp small.test -" "tc 0 rcode 0 answers 1 bytes 44" \
     "a small name over TCP"
 check "a client's TCP query went to the upstream over TCP, not UDP" \
@@ -100,5 +105,27 @@ check "a client's TCP query went to the upstream over TCP, not UDP" \
 out=$(ctl run -p big -- python3 -c "$LASTPY" big31.test 2>&1)
 is "$out" "31 10.78.0.31 ok" \
     "a program resolves 31 addresses (TC, then TCP) and reaches the last"
+
+# More than 64 addresses: the answer is cut down to the 64 pinned, so
+# that a program is told only addresses it can reach.
+out=$(ctl run -p big -- python3 -c "$LASTPY" big100.test 2>&1)
+is "$out" "64 10.78.0.64 ok" \
+    "100 addresses upstream: a program is told 64 and reaches the last"
+sprobe x big "tcp 10.78.0.70 80"
+probe_wait
+expect x "tcp 10.78.0.70 80" timeout \
+    "an address past the 64, which the sandbox was not told, is dropped"
+check "the cut is logged" grep -q 'big100.test: 36 addresses past the first 64 left out' "$LOG"
+
+# 60 addresses on 5 ports: 300 pins, more than one request carries.
+out=$(ctl run -p big -- sh -c "python3 -c '$LASTPY' big60.test &&
+    python3 -c '$(printf '%s' "$PROBE_PY" | sed "s/'/'\\\\''/g")' \
+    'tcp 10.78.0.60 443' 'tcp 10.78.0.1 81' 'tcp 10.78.0.30 82'" 2>&1)
+is "$(printf '%s\n' "$out" | tr '\n' ' ')" \
+    "60 10.78.0.60 ok tcp 10.78.0.60 443 ok tcp 10.78.0.1 81 ok tcp 10.78.0.30 82 ok " \
+    "an answer of 300 pins, over two requests to netd: every one is in"
+check "the two requests: 256 pins and 44" \
+    sh -c "grep -q 'pin_send: 1 answers, 256 pins' '$LOG' &&
+    grep -q 'pin_send: 1 answers, 44 pins' '$LOG'"
 
 plan $tap_n
