@@ -4,6 +4,8 @@
 # Besides the table, a few families of names of its own:
 #   nK.many.test	A 10.77.K/200.K%200+1, TTL 300 (K < 40000): a
 #			distinct address for each of many names
+#   nK.burst.test	the same, but answered 20 at a time (or after
+#			0.2s without a query), so that they arrive together
 #   bigK.test		K A records 10.78.I/250.I%250+1, TTL 300: over
 #			UDP, with TC set and no records if they do not fit
 #			what the query allows (512, or its EDNS0 size)
@@ -15,7 +17,7 @@
 #			qmismatch (another question), tcplen (over TCP a
 #			length longer than what follows, then close)
 # Logs "q NAME TYPE udp|tcp" for each query it gets.
-import os, socket, struct, sys, threading
+import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
 table = {}
@@ -45,8 +47,9 @@ def a_rr(v4, ttl):
 
 def records(name, qtype):
     """(rcode, [rr...]) for the name, or None for a junk name."""
-    if name.endswith(".many.test") and name.startswith("n"):
-        k = int(name[1:-len(".many.test")])
+    if name.startswith("n") and (name.endswith(".many.test") or
+            name.endswith(".burst.test")):
+        k = int(name[1:].split(".")[0])
         if qtype != 1:
             return 0, []
         return 0, [a_rr("10.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
@@ -115,13 +118,33 @@ def answer(msg, proto):
 
 def udp():
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # Bursts of hundreds of queries: SO_RCVBUFFORCE, as root.
+    s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
     s.bind((addr, 53))
+    held = []
     while True:
+        if held and not select.select([s], [], [], 0.2)[0]:
+            flush(s, held)
+            continue
         msg, peer = s.recvfrom(4096)
         try:
-            s.sendto(answer(msg, "udp")[0], peer)
+            a = answer(msg, "udp")[0]
         except Exception as e:
             print("bad", e, flush=True)
+            continue
+        if b"\x05burst\x04test\x00" in msg[:300].lower():
+            held.append((a, peer))
+            if len(held) == 20:
+                flush(s, held)
+        else:
+            s.sendto(a, peer)
+
+def flush(s, held):
+    # nK.burst.test: answered 20 at a time, for answers that arrive
+    # together upstream of the resolver.
+    for a, peer in held:
+        s.sendto(a, peer)
+    del held[:]
 
 def tcp_one(c):
     try:
