@@ -13,6 +13,7 @@
 
 #define DNSPIND_QUERIES_MAX	4096	/* in flight, all sandboxes */
 #define DNSPIND_TCP_MAX		256	/* client connections */
+#define DNSPIND_TCP_SOURCE	16	/* of them from one address */
 #define DNSPIND_TCP_WAIT_MS	10000	/* for a whole query */
 
 extern struct sandboxd_conf	*dnspind_conf;

@@ -237,4 +237,48 @@ is "$(child_field dnspind pid)" "$pid0" "dnspind was never restarted"
 is "$(child_field dnspind state)" running "and is running"
 check "no fatal error in the log" fails grep -q 'dnspind.*fatal' "$LOG"
 
+# Idle TCP connections: one sandbox gets 16 at most, so it cannot shut
+# others out of DNS over TCP; another's TCP queries are answered at once.
+HOLDPY="$QLIB"'
+held = []
+for i in range(100):
+    c = socket.create_connection(("169.254.1.1", 53), 1)
+    held.append(c)
+time.sleep(0.5)
+n = 0
+for c in held:
+    c.settimeout(0.1)
+    try:
+        if c.recv(1) == b"":
+            n += 1
+    except socket.timeout:
+        pass
+print("closed", n, "open", 100 - n, flush=True)
+time.sleep(float(sys.argv[1]))
+'
+TCPVICTIMPY="$QLIB"'
+lat = []
+for i in range(20):
+    t = time.monotonic()
+    r = tcp("169.254.1.1", "allowed.example.com")
+    lat.append(time.monotonic() - t)
+    if r != "rcode 0":
+        print("failed", r)
+print("max %.1f" % (max(lat) * 1000))
+print("slow", "yes" if max(lat) > 0.4 else "no")
+'
+ctl run -p hostile -- python3 -c "$HOLDPY" 4 > "$T/hold.out" 2>&1 &
+hpid=$!
+wait_for 5 grep -q closed "$T/hold.out"
+ctl run -p names -- python3 -c "$TCPVICTIMPY" > "$T/tcpvictim.out" 2>&1
+wait $hpid
+diag "holder: $(cat "$T/hold.out"); victim: $(tr '\n' ' ' < "$T/tcpvictim.out")"
+is "$(cat "$T/hold.out")" "closed 84 open 16" \
+    "a sandbox holding 100 idle TCP connections keeps 16"
+check "another sandbox's TCP queries all succeed meanwhile" \
+    fails grep -q failed "$T/tcpvictim.out"
+is "$(awk '$1 == "slow" { print $2 }' "$T/tcpvictim.out")" no \
+    "none of them took 400ms or more"
+is "$(child_field dnspind pid)" "$pid0" "dnspind is still the same process"
+
 plan $tap_n
