@@ -8,6 +8,7 @@
  */
 #include <sys/socket.h>
 #include <sys/queue.h>
+#include <sys/tree.h>
 #include <netinet/in.h>
 
 #include <arpa/inet.h>
@@ -27,6 +28,7 @@
 
 struct query {
 	TAILQ_ENTRY(query)	 entry;
+	RB_ENTRY(query)		 by_token;	/* netd's acks find it */
 	uint64_t		 token;
 	char			 sandbox[SBX_ID_SIZE];
 	struct dns_query	 q;
@@ -49,6 +51,8 @@ struct query {
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
+RB_HEAD(query_tokens, query);
+static struct query_tokens	 tokens = RB_INITIALIZER(&tokens);
 static size_t			 nqueries;
 static uint64_t			 next_token;
 static int			 udp_fd = -1;
@@ -62,6 +66,14 @@ static struct event		 ev_flush;
 static int			 flush_set, flush_armed;
 
 static void	resolve_upstream(struct query *);
+
+static int
+query_token_cmp(struct query *a, struct query *b)
+{
+	return (a->token < b->token ? -1 : a->token > b->token);
+}
+RB_PROTOTYPE(query_tokens, query, by_token, query_token_cmp)
+RB_GENERATE(query_tokens, query, by_token, query_token_cmp)
 
 /* One audit line per refusal and per pin; names only, never more. */
 void
@@ -85,6 +97,7 @@ static void
 query_free(struct query *qr)
 {
 	TAILQ_REMOVE(&queries, qr, entry);
+	RB_REMOVE(query_tokens, &tokens, qr);
 	nqueries--;
 	upx_stop(&qr->up);
 	if (evtimer_initialized(&qr->ev_timeout))
@@ -498,6 +511,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	qr->up.fd = -1;
 	evtimer_set(&qr->ev_timeout, query_timeout, qr);
 	TAILQ_INSERT_TAIL(&queries, qr, entry);
+	RB_INSERT(query_tokens, &tokens, qr);
 	nqueries++;
 	resolve_upstream(qr);
 }
@@ -505,12 +519,10 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 static struct query *
 query_by_token(uint64_t token)
 {
-	struct query	*qr;
+	struct query	 key;
 
-	TAILQ_FOREACH(qr, &queries, entry)
-		if (qr->token == token)
-			return (qr);
-	return (NULL);
+	key.token = token;
+	return (RB_FIND(query_tokens, &tokens, &key));
 }
 
 /* netd has (some of) the pins of these answers: those done may go. */
