@@ -101,6 +101,23 @@ check "a client's TCP query went to the upstream over TCP, not UDP" \
     sh -c "test \$(grep -c '^q small.test 1 tcp' '$T/stub.b') = 1 &&
     test \$(grep -c '^q small.test 1 udp' '$T/stub.b') = 1"
 
+# EDNS version 1: BADVERS (16: 0 in the header, 1 in the OPT's upper
+# rcode bits), in an OPT of version 0, not forwarded.
+VERSPY='
+import socket, struct
+q = struct.pack(">HHHHHH", 5, 0x0100, 1, 0, 0, 1) + b"\5small\4test\0" + \
+    struct.pack(">HH", 1, 1) + b"\0" + struct.pack(">HHBBHH", 41, 1232, 0, 1, 0, 0)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+s.sendto(q, ("169.254.1.1", 53))
+r = s.recv(512)
+print("rcode", r[-6] << 4 | r[3] & 15, "version", r[-5])
+'
+is "$(ctl run -p big -- python3 -c "$VERSPY" 2>&1)" "rcode 16 version 0" \
+    "an EDNS version 1 query is answered BADVERS, in an OPT of version 0"
+check "and was not forwarded" \
+    test "$(grep -c '^q small.test 1' "$T/stub.log")" = 2
+
 # glibc's own resolver: TC, then TCP, and the answer's addresses work.
 out=$(ctl run -p big -- python3 -c "$LASTPY" big31.test 2>&1)
 is "$out" "31 10.78.0.31 ok" \
