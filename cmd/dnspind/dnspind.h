@@ -12,6 +12,7 @@
 #include "sandboxd_imsg.h"
 
 #define DNSPIND_QUERIES_MAX	4096	/* in flight, all sandboxes */
+#define DNSPIND_QUERIES_SANDBOX	256	/* in flight, one sandbox */
 #define DNSPIND_TCP_MAX		256	/* client connections */
 #define DNSPIND_TCP_SOURCE	16	/* of them from one address */
 #define DNSPIND_TCP_WAIT_MS	10000	/* for a whole query */
@@ -24,6 +25,7 @@ struct dsandbox {
 	RB_ENTRY(dsandbox)	 by_addr6;
 	RB_ENTRY(dsandbox)	 by_id;
 	struct dns_sandbox	 m;
+	size_t			 inflight;	/* its queries forwarded */
 };
 
 /* sandboxes.c */
@@ -31,6 +33,8 @@ void		 sandboxes_add(const struct dns_sandbox *);
 void		 sandboxes_del(const char *);
 const struct dsandbox *sandboxes_from(const struct sockaddr_storage *);
 const struct dsandbox *sandboxes_find(const char *);
+int		 sandboxes_hold(const char *);
+void		 sandboxes_release(const char *);
 
 /* resolve.c: a query's way from a sandbox to the upstream and back */
 struct query;

@@ -99,6 +99,7 @@ query_free(struct query *qr)
 	TAILQ_REMOVE(&queries, qr, entry);
 	RB_REMOVE(query_tokens, &tokens, qr);
 	nqueries--;
+	sandboxes_release(qr->sandbox);
 	upx_stop(&qr->up);
 	if (evtimer_initialized(&qr->ev_timeout))
 		evtimer_del(&qr->ev_timeout);
@@ -266,18 +267,19 @@ static int
 query_keep(struct query *qr, const uint8_t *pkt, size_t n,
     const struct dns_answer *a)
 {
-	ssize_t	 t;
+	static uint8_t	 cut[DNS_MSG_MAX];
+	ssize_t		 t;
 
-	if ((qr->ans = malloc(DNS_MSG_MAX)) == NULL)
-		fatal("%s", __func__);
 	if (a->ndropped == 0 ||
 	    (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)) {
+		if ((qr->ans = malloc(n)) == NULL)
+			fatal("%s", __func__);
 		memcpy(qr->ans, pkt, n);
 		qr->anslen = n;
 		return (0);
 	}
-	if ((t = dns_answer_trim(pkt, n, &qr->q, a, qr->ans,
-	    DNS_MSG_MAX)) == -1) {
+	if ((t = dns_answer_trim(pkt, n, &qr->q, a, cut, sizeof(cut))) ==
+	    -1) {
 		log_warnx("%s: sandbox %s: %s: cannot cut the answer down "
 		    "to %d addresses", __func__, qr->sandbox, qr->q.name,
 		    DNS_ADDRS_MAX);
@@ -286,6 +288,9 @@ query_keep(struct query *qr, const uint8_t *pkt, size_t n,
 	log_info("%s: sandbox %s: %s: %zu addresses past the first %d "
 	    "left out of the answer", __func__, qr->sandbox, qr->q.name,
 	    a->ndropped, DNS_ADDRS_MAX);
+	if ((qr->ans = malloc(t)) == NULL)
+		fatal("%s", __func__);
+	memcpy(qr->ans, cut, t);
 	qr->anslen = t;
 	return (0);
 }
@@ -496,6 +501,13 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		free(qr);
 		resolve_audit("dns.refused", sb->m.id, q.name, "not listed");
 		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
+		return;
+	}
+	if (sandboxes_hold(sb->m.id) == -1) {
+		log_debug("%s: sandbox %s: %d queries in flight: dropped",
+		    __func__, sb->m.id, DNSPIND_QUERIES_SANDBOX);
+		free(qr->raw);
+		free(qr);
 		return;
 	}
 	qr->token = ++next_token;
