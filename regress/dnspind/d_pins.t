@@ -76,7 +76,7 @@ is "$(grep connected "$T/many.out")" \
 is "$(grep unasked "$T/many.out")" "unasked timeout" \
     "an address of the same range that was never an answer is dropped"
 
-# Under load: 300 queries for new names sent at once, which the stub
+# Under load: 250 queries for new names sent at once, which the stub
 # answers 20 at a time.  Answers that are ready in the same turn of
 # dnspind's loop go to netd as one request (the log counts them); each
 # is released once its pins are in: a dial of every address right
@@ -86,13 +86,13 @@ import select, socket, struct, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
 names = {}
-for k in range(2001, 2301):
+for k in range(2001, 2251):
     q = struct.pack(">HHHHHH", k, 0x0100, 1, 0, 0, 0)
     for l in ("n%d" % k, "burst", "test"):
         q += bytes([len(l)]) + l.encode()
     s.sendto(q + b"\0\0\1\0\1", ("169.254.1.1", 53))
 got, ok, end = {}, 0, time.monotonic() + 5
-while len(got) < 300 and time.monotonic() < end:
+while len(got) < 250 and time.monotonic() < end:
     if not select.select([s], [], [], 0.5)[0]:
         continue
     r = s.recv(512)
@@ -115,8 +115,8 @@ print("answered", len(got), "dialled ok", ok)
 '
 ctl run -p many -- python3 -c "$BURSTPY" > "$T/burst.out" 2>&1
 grep -q failed "$T/burst.out" && diag "$(grep failed "$T/burst.out" | head -5)"
-is "$(grep answered "$T/burst.out")" "answered 300 dialled ok 300" \
-    "300 new names at once: all answered, every address dialled at once is open"
+is "$(grep answered "$T/burst.out")" "answered 250 dialled ok 250" \
+    "250 new names at once (under the 256 a sandbox may have in flight): all answered, every address dialled at once is open"
 batches=$(sed -n 's/.*pin_send: \([0-9]*\) answers.*/\1/p' "$LOG" | sort -n |
     uniq -c | awk '{ printf "%s%dx%d", s, $1, $2; s = " " }')
 diag "pin requests to netd (count x answers each): $batches"
