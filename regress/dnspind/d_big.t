@@ -10,8 +10,10 @@
 need_root
 
 UP=198.51.100.53
+UP2=198.51.100.54	# a second upstream, which a TCP retry must not go to
 write_conf "
 upstream $UP
+upstream $UP2
 policy \"big\" {
 	network {
 		allow name \"big40.test\" port 80
@@ -23,18 +25,25 @@ policy \"big\" {
 		allow name \"big60.test\" port 83
 		allow name \"big60.test\" port 443
 		allow name \"small.test\" port 80
+		allow name \"fail.test\" port 80
 	}
 }"
 topo_up || { echo "Bail out! topology"; exit 1; }
 ip netns pids $H | xargs -r kill
-ip -n $P addr add $UP/32 dev lo
-ip -n $H route add $UP/32 via $PEERLINK
+for a in $UP $UP2; do
+	ip -n $P addr add $a/32 dev lo
+	ip -n $H route add $a/32 via $PEERLINK
+done
 # bigK.test is 10.78.x.y: the peer takes the whole /16 as its own.
 ip -n $P route add local 10.78.0.0/16 dev lo
 ip -n $H route add 10.78.0.0/16 via $PEERLINK
 (ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
-    "small.test=$PUB1,-,300" > "$T/stub.log" 2>&1 &)
+    "small.test=$PUB1,-,300" fail.test=silent > "$T/stub.log" 2>&1 &)
+(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP2 \
+    "small.test=$PUB1,-,300" "fail.test=$PUB1,-,300" \
+    > "$T/stub2.log" 2>&1 &)
 wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+wait_for 5 grep -q ready "$T/stub2.log" || { echo "Bail out! stub2"; exit 1; }
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 # "udp|tcp NAME EDNS-SIZE|-": prints "tc T answers N bytes B".
@@ -89,6 +98,8 @@ expect b "udp big40.test -" "tc 1 rcode 0 answers 0 bytes 28" \
 check "the stub's TC over UDP was asked again over TCP" \
     sh -c "grep -q '^q big40.test 1 udp' '$T/stub.b' &&
     grep -q '^q big40.test 1 tcp' '$T/stub.b'"
+check "of the same upstream: the second one was never asked" \
+    fails grep -q '^q ' "$T/stub2.log"
 expect b "udp big40.test 1232" "tc 0 rcode 0 answers 40 bytes 668" \
     "the same with EDNS0 1232: the 668-byte answer whole over UDP"
 expect b "udp big100.test 1232" "tc 1 rcode 0 answers 0 bytes 40" \
@@ -100,6 +111,26 @@ expect b "tcp small.test -" "tc 0 rcode 0 answers 1 bytes 44" \
 check "a client's TCP query went to the upstream over TCP, not UDP" \
     sh -c "test \$(grep -c '^q small.test 1 tcp' '$T/stub.b') = 1 &&
     test \$(grep -c '^q small.test 1 udp' '$T/stub.b') = 1"
+
+# Failover: the first upstream never answers fail.test.  Over UDP the
+# second is asked after the upstream timeout (2s); over TCP the first
+# closes the connection and the second is asked at once.
+out=$(ctl run -p big -- sh -c "
+	t0=\$(date +%s%N)
+	python3 -c '$BIGPY' 'udp fail.test -'
+	t1=\$(date +%s%N)
+	python3 -c '$BIGPY' 'tcp fail.test -'
+	t2=\$(date +%s%N)
+	echo ms \$(( (t1 - t0) / 1000000 )) \$(( (t2 - t1) / 1000000 ))" 2>&1)
+diag "$out"
+is "$(printf '%s\n' "$out" | sed -n 1,2p | tr '\n' ' ')" \
+    "udp fail.test - tc 0 rcode 0 answers 1 bytes 43 tcp fail.test - tc 0 rcode 0 answers 1 bytes 43 " \
+    "a name the first upstream does not answer is answered by the second, over UDP and TCP"
+check "over UDP after the upstream timeout, over TCP at once" \
+    sh -c "printf '%s\n' \"\$1\" | awk '\$1 == \"ms\" && \$2 >= 1900 && \$3 < 1500 { f = 1 } END { exit !f }'" - "$out"
+check "the second upstream got it both ways" \
+    sh -c "grep -q '^q fail.test 1 udp' '$T/stub2.log' &&
+    grep -q '^q fail.test 1 tcp' '$T/stub2.log'"
 
 # EDNS version 1: BADVERS (16: 0 in the header, 1 in the OPT's upper
 # rcode bits), in an OPT of version 0, not forwarded.

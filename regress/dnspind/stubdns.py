@@ -16,13 +16,18 @@
 #			bytes after a right id), short (5 bytes), badid,
 #			qmismatch (another question), tcplen (over TCP a
 #			length longer than what follows, then close)
+# NAME=silent: a name never answered (over TCP, the connection closed).
 # Logs "q NAME TYPE udp|tcp" for each query it gets.
 import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
 table = {}
+silent = set()
 for a in sys.argv[2:]:
     name, _, v = a.partition("=")
+    if v == "silent":
+        silent.add(name.lower())
+        continue
     v4, v6, ttl = v.split(",")
     table[name.lower()] = (v4, v6, int(ttl))
 
@@ -101,6 +106,8 @@ def answer(msg, proto):
     question = msg[12:off + 4]
     name = name.lower()
     print("q %s %d %s" % (name, qtype, proto), flush=True)
+    if name in silent:
+        return None, "silent"
     if name.endswith(".junk.test"):
         kind = name.split(".")[0]
         good = struct.pack(">HHHHHH", qid, 0x8180, 1, 1, 0, 0) + \
@@ -132,6 +139,8 @@ def udp():
         except Exception as e:
             print("bad", e, flush=True)
             continue
+        if a is None:
+            continue
         if b"\x05burst\x04test\x00" in msg[:300].lower():
             held.append((a, peer))
             if len(held) == 20:
@@ -157,6 +166,8 @@ def tcp_one(c):
             while len(msg) < n:
                 msg += c.recv(n - len(msg))
             a, kind = answer(msg, "tcp")
+            if kind == "silent":
+                break
             if kind == "tcplen":
                 c.sendall(struct.pack(">H", len(a) + 100) + a)
                 break
