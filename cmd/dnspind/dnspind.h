@@ -44,6 +44,7 @@ void		 resolve_udp_socket(int);
 void		 resolve_query(const struct sockaddr_storage *, const uint8_t *,
 		    size_t, int, query_reply_fn, void *);
 void		 resolve_cancel(void *);
+void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_audit(const char *, const char *, const char *,
 		    const char *);

@@ -24,6 +24,8 @@
 #include "log.h"
 
 #define RESOLVE_PORTS_MAX	16
+#define RESOLVE_UNKNOWN_MAX	256	/* queries held from unknown sources */
+#define RESOLVE_UNKNOWN_WAIT_MS	500
 #define RESOLVE_UDP_MAX		65535
 
 struct query {
@@ -51,6 +53,23 @@ struct query {
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
+
+/*
+ * A query from an address no sandbox has, held a moment: runnerd's word
+ * that a sandbox is up may be a turn of the loop behind its first query.
+ */
+struct unknown {
+	TAILQ_ENTRY(unknown)	 entry;
+	struct sockaddr_storage	 from;
+	int			 fromlen;
+	uint8_t			*pkt;
+	size_t			 len;
+	query_reply_fn		 reply;
+	void			*arg;
+	struct event		 ev;
+};
+static TAILQ_HEAD(, unknown)	 unknowns = TAILQ_HEAD_INITIALIZER(unknowns);
+static size_t			 nunknowns;
 RB_HEAD(query_tokens, query);
 static struct query_tokens	 tokens = RB_INITIALIZER(&tokens);
 static size_t			 nqueries;
@@ -451,6 +470,80 @@ resolve_ports(const char *policy, const char *name, struct dns_port *ports,
 	return (k < 0 ? 0 : (size_t)k);
 }
 
+static void
+unknown_free(struct unknown *u)
+{
+	TAILQ_REMOVE(&unknowns, u, entry);
+	nunknowns--;
+	evtimer_del(&u->ev);
+	free(u->pkt);
+	free(u);
+}
+
+/* Still nobody's: REFUSED, and nothing pinned. */
+static void
+unknown_refuse(const struct sockaddr_storage *from, int fromlen,
+    const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
+{
+	resolve_audit("dns.refused", "", "", "unknown source");
+	query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
+}
+
+static void
+unknown_timeout(int fd, short event, void *arg)
+{
+	struct unknown	*u = arg;
+
+	unknown_refuse(&u->from, u->fromlen, u->pkt, u->len, u->reply,
+	    u->arg);
+	unknown_free(u);
+}
+
+static void
+unknown_hold(const struct sockaddr_storage *from, int fromlen,
+    const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
+{
+	struct timeval	 tv = { 0, RESOLVE_UNKNOWN_WAIT_MS * 1000 };
+	struct unknown	*u;
+
+	if (nunknowns >= RESOLVE_UNKNOWN_MAX) {
+		unknown_refuse(from, fromlen, pkt, len, reply, arg);
+		return;
+	}
+	if ((u = calloc(1, sizeof(*u))) == NULL ||
+	    (u->pkt = malloc(len)) == NULL)
+		fatal("%s", __func__);
+	memcpy(&u->from, from, sizeof(u->from));
+	u->fromlen = fromlen;
+	memcpy(u->pkt, pkt, len);
+	u->len = len;
+	u->reply = reply;
+	u->arg = arg;
+	evtimer_set(&u->ev, unknown_timeout, u);
+	evtimer_add(&u->ev, &tv);
+	TAILQ_INSERT_TAIL(&unknowns, u, entry);
+	nunknowns++;
+}
+
+/* A sandbox was announced: the queries it sent before are its now. */
+void
+resolve_known(void)
+{
+	struct unknown	*u, *next;
+
+	TAILQ_FOREACH_SAFE(u, &unknowns, entry, next) {
+		if (sandboxes_from(&u->from) == NULL)
+			continue;
+		TAILQ_REMOVE(&unknowns, u, entry);
+		nunknowns--;
+		evtimer_del(&u->ev);
+		resolve_query(&u->from, u->pkt, u->len, u->fromlen, u->reply,
+		    u->arg);
+		free(u->pkt);
+		free(u);
+	}
+}
+
 void
 resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
     size_t len, int fromlen, query_reply_fn reply, void *arg)
@@ -463,8 +556,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	ssize_t			 n;
 
 	if ((sb = sandboxes_from(from)) == NULL) {
-		resolve_audit("dns.refused", "", "", "unknown source");
-		query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
+		unknown_hold(from, fromlen, pkt, len, reply, arg);
 		return;
 	}
 	if ((e = dns_query_parse(pkt, len, &q)) != DNS_OK) {
@@ -565,10 +657,14 @@ void
 resolve_cancel(void *arg)
 {
 	struct query	*qr, *next;
+	struct unknown	*u, *unext;
 
 	TAILQ_FOREACH_SAFE(qr, &queries, entry, next)
 		if (qr->reply != NULL && qr->arg == arg)
 			query_free(qr);
+	TAILQ_FOREACH_SAFE(u, &unknowns, entry, unext)
+		if (u->reply != NULL && u->arg == arg)
+			unknown_free(u);
 }
 
 static void
