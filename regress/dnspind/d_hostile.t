@@ -99,6 +99,10 @@ check "nor did the host's other listener" \
 
 # The victim: a query every 20ms for SECONDS, each timed.
 VICTIMPY="$QLIB"'
+# A first query untimed: dnspind learns of a new sandbox a moment late.
+for i in range(3):
+    if udp("169.254.1.1", "allowed.example.com") == "rcode 0":
+        break
 lat, lost, k = [], 0, 0
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(1)
@@ -295,6 +299,10 @@ print("closed", n, "open", 100 - n, flush=True)
 time.sleep(float(sys.argv[1]))
 '
 TCPVICTIMPY="$QLIB"'
+# A first query untimed: dnspind learns of a new sandbox a moment late.
+for i in range(3):
+    if tcp("169.254.1.1", "allowed.example.com") == "rcode 0":
+        break
 lat = []
 for i in range(20):
     t = time.monotonic()
