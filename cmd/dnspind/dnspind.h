@@ -26,6 +26,7 @@ struct dsandbox {
 	RB_ENTRY(dsandbox)	 by_id;
 	struct dns_sandbox	 m;
 	size_t			 inflight;	/* its queries forwarded */
+	int			 capped;	/* at the cap, said so once */
 };
 
 /* sandboxes.c */

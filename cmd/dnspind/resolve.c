@@ -596,8 +596,6 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		return;
 	}
 	if (sandboxes_hold(sb->m.id) == -1) {
-		log_debug("%s: sandbox %s: %d queries in flight: dropped",
-		    __func__, sb->m.id, DNSPIND_QUERIES_SANDBOX);
 		free(qr->raw);
 		free(qr);
 		return;

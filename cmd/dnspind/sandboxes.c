@@ -75,9 +75,17 @@ sandboxes_hold(const char *id)
 {
 	struct dsandbox	*s;
 
-	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL ||
-	    s->inflight >= DNSPIND_QUERIES_SANDBOX)
+	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL)
 		return (-1);
+	if (s->inflight >= DNSPIND_QUERIES_SANDBOX) {
+		/* Once per flood: a line per dropped query would slow all. */
+		if (!s->capped)
+			log_info("%s: sandbox %s: %d queries in flight: dropped "
+			    "until fewer", __func__, id,
+			    DNSPIND_QUERIES_SANDBOX);
+		s->capped = 1;
+		return (-1);
+	}
 	s->inflight++;
 	return (0);
 }
@@ -87,9 +95,11 @@ sandboxes_release(const char *id)
 {
 	struct dsandbox	*s;
 
-	if ((s = (struct dsandbox *)sandboxes_find(id)) != NULL &&
-	    s->inflight > 0)
-		s->inflight--;
+	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL ||
+	    s->inflight == 0)
+		return;
+	if (--s->inflight < DNSPIND_QUERIES_SANDBOX / 2)
+		s->capped = 0;
 }
 
 /* A sandbox again (runnerd re-announces) replaces what was known. */
