@@ -36,19 +36,42 @@ dns_check_sandbox(const struct dns_sandbox *m, char *err, size_t len)
 	return (0);
 }
 
-int
-dns_check_pin_req(const struct dns_pin_req *m, char *err, size_t len)
+static int
+dns_check_answers(const struct dns_pin_answer *a, uint32_t n)
 {
 	uint32_t	 i;
 
-	if (sbx_check_id(m->id, sizeof(m->id)) == -1 || m->count == 0 ||
-	    m->count > DNS_PIN_MAX)
+	if (n == 0 || n > DNS_PIN_ANSWERS)
+		return (-1);
+	for (i = 0; i < n; i++)
+		if (sbx_check_id(a[i].id, sizeof(a[i].id)) == -1 ||
+		    a[i].error < 0)
+			return (-1);
+	return (0);
+}
+
+/* Every pin well formed and of an answer; every answer with a pin. */
+int
+dns_check_pin_req(const struct dns_pin_req *m, char *err, size_t len)
+{
+	uint8_t		 has[DNS_PIN_ANSWERS];
+	uint32_t	 i;
+
+	if (dns_check_answers(m->answers, m->nanswers) == -1 ||
+	    m->count == 0 || m->count > DNS_PIN_MAX)
 		return (dns_fail(err, len, "dns pin"));
-	for (i = 0; i < m->count; i++)
+	memset(has, 0, sizeof(has));
+	for (i = 0; i < m->count; i++) {
 		if ((m->pins[i].af != AF_INET && m->pins[i].af != AF_INET6) ||
 		    (m->pins[i].proto != IPPROTO_TCP &&
 		    m->pins[i].proto != IPPROTO_UDP) ||
-		    m->pins[i].port == 0 || m->pins[i].ttl == 0)
+		    m->pins[i].port == 0 || m->pins[i].ttl == 0 ||
+		    m->pins[i].answer >= m->nanswers)
+			return (dns_fail(err, len, "dns pin"));
+		has[m->pins[i].answer] = 1;
+	}
+	for (i = 0; i < m->nanswers; i++)
+		if (!has[i])
 			return (dns_fail(err, len, "dns pin"));
 	return (0);
 }
@@ -56,7 +79,7 @@ dns_check_pin_req(const struct dns_pin_req *m, char *err, size_t len)
 int
 dns_check_pin_ack(const struct dns_pin_ack *m, char *err, size_t len)
 {
-	if (sbx_check_id(m->id, sizeof(m->id)) == -1 || m->error < 0)
+	if (dns_check_answers(m->answers, m->nanswers) == -1)
 		return (dns_fail(err, len, "dns pin ack"));
 	return (0);
 }

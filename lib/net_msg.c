@@ -3,6 +3,9 @@
  * them and again by their receiver: exact sizes, NUL-terminated
  * strings, ids that are ids, identities that are well formed.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +84,21 @@ net_check_info(const struct sbx_net_info *m, char *err, size_t len)
 	if (sbx_check_id(m->id, sizeof(m->id)) == -1 || m->tap > 1 ||
 	    net_check_ident(&m->ident) == -1)
 		return (net_fail(err, len, "net info"));
+	return (0);
+}
+
+int
+net_check_pins(const struct sbx_net_pins *m, char *err, size_t len)
+{
+	uint32_t	 i;
+
+	if (m->count == 0 || m->count > SBX_NET_PINS_MAX)
+		return (net_fail(err, len, "net pins"));
+	for (i = 0; i < m->count; i++)
+		if ((m->pins[i].af != AF_INET && m->pins[i].af != AF_INET6) ||
+		    (m->pins[i].proto != IPPROTO_TCP &&
+		    m->pins[i].proto != IPPROTO_UDP) || m->pins[i].port == 0)
+			return (net_fail(err, len, "net pins"));
 	return (0);
 }
 

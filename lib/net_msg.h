@@ -12,6 +12,7 @@ int	net_check_ident(const struct net_ident *);
 int	net_check_ready(const struct net_ready *, char *, size_t);
 int	net_check_sync(const struct net_sync *, char *, size_t);
 int	net_check_info(const struct sbx_net_info *, char *, size_t);
+int	net_check_pins(const struct sbx_net_pins *, char *, size_t);
 /* Rules text for show: printable ASCII, tabs and newlines. */
 int	net_check_rules(const char *, size_t, char *, size_t);
 

@@ -39,6 +39,7 @@ enum imsg_type {
 	/* netd -> master -> sandboxctl, for show; a RESULT ends them */
 	IMSG_CTL_NET_INFO,		/* struct sbx_net_info */
 	IMSG_CTL_NET_RULES,		/* text, 1 to SBX_OUTPUT_MAX bytes */
+	IMSG_CTL_NET_PINS,		/* struct sbx_net_pins */
 	/* master -> sandboxctl: service rows; attach: two CTL_STDIO */
 	IMSG_CTL_SERVICE_INFO,		/* struct svc_info */
 
@@ -432,6 +433,25 @@ struct sbx_net_info {
 	uint64_t	bytes;
 };
 
+#define SBX_NET_PINS_MAX	64
+
+/* A live pin as the kernel holds it, for show. */
+struct sbx_net_pin {
+	uint8_t		af;		/* AF_INET, AF_INET6 */
+	uint8_t		proto;		/* IPPROTO_TCP, IPPROTO_UDP */
+	uint16_t	port;		/* host order */
+	uint32_t	pad;
+	uint64_t	expires_ms;	/* time left */
+	uint8_t		addr[16];	/* 4 used for AF_INET */
+};
+
+/* Some of a sandbox's pins; as many messages as it takes. */
+struct sbx_net_pins {
+	uint32_t	count;		/* 1 to SBX_NET_PINS_MAX */
+	uint32_t	pad;
+	struct sbx_net_pin pins[SBX_NET_PINS_MAX];
+};
+
 /* The resolver's listening sockets, which only the master may bind. */
 struct dns_socket {
 	uint32_t	proto;		/* IPPROTO_UDP or IPPROTO_TCP */
@@ -445,7 +465,8 @@ struct dns_sandbox {
 	uint8_t		guest6[16];
 };
 
-#define DNS_PIN_MAX		32
+#define DNS_PIN_MAX		256	/* pins in one request */
+#define DNS_PIN_ANSWERS		32	/* answers in one request */
 
 /* address . proto . port, for ttl seconds (the floor applied). */
 struct dns_pin {
@@ -454,20 +475,33 @@ struct dns_pin {
 	uint16_t	port;		/* host order */
 	uint32_t	ttl;
 	uint8_t		addr[16];	/* 4 used for AF_INET */
+	uint8_t		answer;		/* its index in answers[] */
+	uint8_t		pad[3];
 };
 
-/* One answer's pins; the answer waits for the ack. */
-struct dns_pin_req {
+/* An answer whose pins a request carries (some or all of them). */
+struct dns_pin_answer {
 	uint64_t	token;		/* dnspind's, echoed */
 	char		id[SBX_ID_SIZE];
-	uint32_t	count;		/* 1 to DNS_PIN_MAX */
-	struct dns_pin	pins[DNS_PIN_MAX];
+	int32_t		error;		/* ack: 0 if every pin of it is in */
+};
+
+/*
+ * The pins of the answers ready in one turn of dnspind's loop, for one
+ * netlink batch; an answer is released when each request that carries
+ * some of its pins is acknowledged for it.
+ */
+struct dns_pin_req {
+	uint32_t		nanswers;	/* 1 to DNS_PIN_ANSWERS */
+	uint32_t		count;		/* 1 to DNS_PIN_MAX */
+	struct dns_pin_answer	answers[DNS_PIN_ANSWERS];
+	struct dns_pin		pins[DNS_PIN_MAX];
 };
 
 struct dns_pin_ack {
-	uint64_t	token;
-	char		id[SBX_ID_SIZE];
-	int32_t		error;		/* 0: every pin is in */
+	uint32_t		nanswers;	/* as in the request */
+	uint32_t		pad;
+	struct dns_pin_answer	answers[DNS_PIN_ANSWERS];
 };
 
 /* sandboxctl service ...: one request, its op says which. */

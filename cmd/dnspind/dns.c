@@ -35,6 +35,7 @@ static const char *const dns_errstr[DNS_E_NERR] = {
 	[DNS_E_MISMATCH] = "question does not match the query",
 	[DNS_E_RDLEN] = "rdata length wrong for the type",
 	[DNS_E_CHAIN] = "too many CNAMEs",
+	[DNS_E_BADVERS] = "EDNS version not 0",
 };
 
 const char *
@@ -62,6 +63,8 @@ dns_error_rcode(int e)
 	case DNS_E_OPCODE:
 	case DNS_E_QCLASS:
 		return (DNS_R_NOTIMP);
+	case DNS_E_BADVERS:
+		return (DNS_R_BADVERS);
 	default:
 		return (DNS_R_FORMERR);
 	}
@@ -151,6 +154,9 @@ dns_query_parse(const uint8_t *pkt, size_t len, struct dns_query *q)
 		return (rc);
 	if (off != len)
 		return (DNS_E_TRAILING);
+	/* RFC 6891 6.1.3: only version 0 is ours; the answer says 0. */
+	if (q->edns && q->edns_version != 0)
+		return (DNS_E_BADVERS);
 	return (DNS_OK);
 }
 

@@ -74,6 +74,7 @@ enum dns_err {
 	DNS_E_MISMATCH,		/* the answer's question is not ours */
 	DNS_E_RDLEN,		/* rdata the wrong size for its type */
 	DNS_E_CHAIN,		/* too many CNAMEs */
+	DNS_E_BADVERS,		/* an EDNS version other than 0 */
 	DNS_E_NERR
 };
 
@@ -133,6 +134,9 @@ int		 dns_set_id(uint8_t *, size_t, uint16_t);
 /* dns_answer.c */
 int		 dns_answer_parse(const uint8_t *, size_t,
 		    const struct dns_query *, struct dns_answer *);
+ssize_t		 dns_answer_trim(const uint8_t *, size_t,
+		    const struct dns_query *, const struct dns_answer *,
+		    uint8_t *, size_t);
 
 /* dns_name.c */
 int		 dns_name_match(const char *, const char *);
@@ -143,6 +147,8 @@ ssize_t		 dns_name_ports(const struct net_rule_msg *, size_t,
 #define DNS_NAME_NOPTR		0x01	/* compression is an error */
 int		 dns_name_get(const uint8_t *, size_t, size_t *, int,
 		    char *);
+int		 dns_name_copy(const uint8_t *, size_t, size_t *, uint8_t *,
+		    size_t, size_t *);
 
 static inline uint16_t
 dns_get16(const uint8_t *p)

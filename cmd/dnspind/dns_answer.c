@@ -264,3 +264,124 @@ dns_answer_parse(const uint8_t *pkt, size_t len, const struct dns_query *q,
 		answer_collect(pkt, len, off, nrr, &c, a);
 	return (DNS_OK);
 }
+
+/* One of the addresses the parse kept (and so pinned)? */
+static int
+trim_kept(const struct dns_answer *a, const uint8_t *pkt, const struct rr *rr)
+{
+	size_t	 i;
+	int	 af = rr->type == DNS_T_A ? AF_INET : AF_INET6;
+
+	for (i = 0; i < a->naddrs; i++)
+		if (a->addrs[i].af == af &&
+		    memcmp(&a->addrs[i].a, pkt + rr->rdoff, rr->rdlen) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * Whether a record of the answer section stays in a trimmed answer: an
+ * address only if it was kept; none of the types whose rdata may hold
+ * compressed names (RFC 3597 4), which cannot be moved as they are,
+ * except CNAME, whose target is written out whole.
+ */
+static int
+trim_keep(const struct dns_answer *a, const uint8_t *pkt, const struct rr *rr)
+{
+	if (rr->class != DNS_C_IN)
+		return (1);
+	switch (rr->type) {
+	case DNS_T_A:
+	case DNS_T_AAAA:
+		return (trim_kept(a, pkt, rr));
+	case DNS_T_CNAME:
+		return (1);
+	case 2: case 3: case 4: case 6: case 7: case 8: case 9: case 12:
+	case 14: case 15:
+		return (0);
+	}
+	return (1);
+}
+
+/* One record, its names written out whole; -1 if out is too small. */
+static int
+trim_put(const uint8_t *pkt, size_t len, size_t off, const struct rr *rr,
+    uint8_t *out, size_t outsz, size_t *n)
+{
+	size_t	 rdstart, rdoff = rr->rdoff;
+
+	if (dns_name_copy(pkt, len, &off, out, outsz, n) != DNS_OK ||
+	    outsz - *n < 10)
+		return (-1);
+	memcpy(out + *n, pkt + off, 8);		/* type, class, TTL */
+	*n += 10;
+	rdstart = *n;
+	if (rr->type == DNS_T_CNAME && rr->class == DNS_C_IN) {
+		if (dns_name_copy(pkt, rr->rdoff + rr->rdlen, &rdoff, out,
+		    outsz, n) != DNS_OK)
+			return (-1);
+	} else {
+		if (outsz - *n < rr->rdlen)
+			return (-1);
+		memcpy(out + *n, pkt + rr->rdoff, rr->rdlen);
+		*n += rr->rdlen;
+	}
+	dns_put16(out + rdstart - 2, *n - rdstart);
+	return (0);
+}
+
+/*
+ * The upstream's answer to q cut down to the addresses dns_answer_parse()
+ * kept in a, for when it had more than DNS_ADDRS_MAX: what the sandbox
+ * is told is what was pinned.  The header's flags, the client's
+ * question, the answer section less the addresses past those and the
+ * records that cannot be moved, no authority or additional records, and
+ * an OPT if the query had one.  The length, or -1 if it does not fit.
+ */
+ssize_t
+dns_answer_trim(const uint8_t *pkt, size_t len, const struct dns_query *q,
+    const struct dns_answer *a, uint8_t *out, size_t outsz)
+{
+	struct cname	 cn[DNS_CNAMES_MAX];
+	struct rr	 rr;
+	size_t		 off = DNS_HDR_LEN, nrr, ncn, i, n, at;
+	uint16_t	 an = 0;
+
+	if (len < DNS_HDR_LEN || answer_question(pkt, len, &off, q) != DNS_OK)
+		return (-1);
+	nrr = dns_get16(pkt + 6);
+	if (answer_check(pkt, len, off, &nrr,
+	    (dns_get16(pkt + 2) & DNS_F_TC) != 0, cn, &ncn) != DNS_OK)
+		return (-1);
+	n = DNS_HDR_LEN + q->qlen;
+	if (outsz < n + DNS_OPT_LEN)
+		return (-1);
+	memset(out, 0, DNS_HDR_LEN);
+	memcpy(out, pkt, 4);			/* id, flags */
+	dns_put16(out + 4, 1);
+	memcpy(out + DNS_HDR_LEN, q->question, q->qlen);
+	for (i = 0; i < nrr; i++) {
+		at = off;
+		if (rr_get(pkt, len, &off, &rr) != DNS_OK)
+			return (-1);
+		if (!trim_keep(a, pkt, &rr))
+			continue;
+		if (trim_put(pkt, len, at, &rr, out, outsz - DNS_OPT_LEN,
+		    &n) == -1)
+			return (-1);
+		an++;
+	}
+	dns_put16(out + 6, an);
+	if (q->edns) {
+		out[11] = 1;
+		out[n] = 0;
+		dns_put16(out + n + 1, DNS_T_OPT);
+		dns_put16(out + n + 3, DNS_EDNS_UDP);
+		out[n + 5] = 0;
+		out[n + 6] = 0;
+		dns_put16(out + n + 7, q->edns_do ? DNS_EDNS_DO : 0);
+		dns_put16(out + n + 9, 0);
+		n += DNS_OPT_LEN;
+	}
+	return (n);
+}

@@ -15,6 +15,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dns.h"
 
@@ -83,4 +84,54 @@ dns_name_get(const uint8_t *msg, size_t len, size_t *off, int flags,
 	out[n] = '\0';
 	*off = end != 0 ? end : pos + 1;
 	return (clean ? DNS_OK : DNS_E_NAME_CHAR);
+}
+
+/*
+ * The name at *off as uncompressed wire labels, bytes as they are, at
+ * out + *outoff (outsz in all); *off past the name where it starts, and
+ * *outoff past what was written.  Checked as dns_name_get() does.
+ */
+int
+dns_name_copy(const uint8_t *msg, size_t len, size_t *off, uint8_t *out,
+    size_t outsz, size_t *outoff)
+{
+	size_t		 pos = *off, seg = *off, end = 0, n = 0, ptr;
+	unsigned int	 hops = 0;
+	uint8_t		 c;
+
+	for (;;) {
+		if (pos >= len)
+			return (DNS_E_NAME_TRUNC);
+		c = msg[pos];
+		if ((c & 0xc0) == 0xc0) {
+			if (pos + 1 >= len)
+				return (DNS_E_NAME_TRUNC);
+			ptr = (size_t)(c & 0x3f) << 8 | msg[pos + 1];
+			if (ptr >= seg || ptr < DNS_HDR_LEN)
+				return (DNS_E_PTR);
+			if (++hops > DNS_PTR_HOPS)
+				return (DNS_E_PTR_HOPS);
+			if (end == 0)
+				end = pos + 2;
+			pos = seg = ptr;
+			continue;
+		}
+		if (c > DNS_LABEL_MAX)
+			return (DNS_E_LABEL);
+		if (c != 0 && c >= len - pos)
+			return (DNS_E_NAME_TRUNC);
+		/* 255 on the wire: the 253 dotted and two length bytes. */
+		if (n + 1 + c > DNS_NAME_MAX + 2)
+			return (DNS_E_NAME_LEN);
+		if (outsz - *outoff < n + 1 + c)
+			return (DNS_E_SIZE);
+		memcpy(out + *outoff + n, msg + pos, 1 + c);
+		n += 1 + c;
+		if (c == 0)
+			break;
+		pos += 1 + c;
+	}
+	*outoff += n;
+	*off = end != 0 ? end : pos + 1;
+	return (DNS_OK);
 }

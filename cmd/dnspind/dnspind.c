@@ -70,9 +70,10 @@ dnspind_dispatch_main(struct imsg *imsg)
 	case IMSG_DNS_SANDBOX_GONE:
 		dnspind_get(imsg, &sb, sizeof(sb));
 		dnspind_check(dns_check_sandbox(&sb, err, sizeof(err)), err);
-		if (type == IMSG_DNS_SANDBOX)
+		if (type == IMSG_DNS_SANDBOX) {
 			sandboxes_add(&sb);
-		else
+			resolve_known();
+		} else
 			sandboxes_del(sb.id);
 		break;
 	case IMSG_DNS_PINNED:

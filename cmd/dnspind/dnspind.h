@@ -12,7 +12,9 @@
 #include "sandboxd_imsg.h"
 
 #define DNSPIND_QUERIES_MAX	4096	/* in flight, all sandboxes */
+#define DNSPIND_QUERIES_SANDBOX	256	/* in flight, one sandbox */
 #define DNSPIND_TCP_MAX		256	/* client connections */
+#define DNSPIND_TCP_SOURCE	16	/* of them from one address */
 #define DNSPIND_TCP_WAIT_MS	10000	/* for a whole query */
 
 extern struct sandboxd_conf	*dnspind_conf;
@@ -23,6 +25,8 @@ struct dsandbox {
 	RB_ENTRY(dsandbox)	 by_addr6;
 	RB_ENTRY(dsandbox)	 by_id;
 	struct dns_sandbox	 m;
+	size_t			 inflight;	/* its queries forwarded */
+	int			 capped;	/* at the cap, said so once */
 };
 
 /* sandboxes.c */
@@ -30,6 +34,8 @@ void		 sandboxes_add(const struct dns_sandbox *);
 void		 sandboxes_del(const char *);
 const struct dsandbox *sandboxes_from(const struct sockaddr_storage *);
 const struct dsandbox *sandboxes_find(const char *);
+int		 sandboxes_hold(const char *);
+void		 sandboxes_release(const char *);
 
 /* resolve.c: a query's way from a sandbox to the upstream and back */
 struct query;
@@ -39,9 +45,26 @@ void		 resolve_udp_socket(int);
 void		 resolve_query(const struct sockaddr_storage *, const uint8_t *,
 		    size_t, int, query_reply_fn, void *);
 void		 resolve_cancel(void *);
+void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_audit(const char *, const char *, const char *,
 		    const char *);
+
+/* upstream.c: one exchange with one upstream */
+typedef void	(*upx_fn)(void *, const uint8_t *, size_t);
+struct upx {
+	int		 fd;		/* -1: none under way */
+	struct event	 ev;
+	uint8_t		*out;		/* TCP: the framed query */
+	size_t		 outlen, outoff;
+	uint8_t		*in;		/* TCP: the framed answer */
+	size_t		 have, want;
+	upx_fn		 done;
+	void		*arg;
+};
+int		 upx_start(struct upx *, const struct sockaddr_storage *,
+		    socklen_t, int, const uint8_t *, size_t, upx_fn, void *);
+void		 upx_stop(struct upx *);
 
 /* tcp.c */
 void		 tcp_socket(int);

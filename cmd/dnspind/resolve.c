@@ -8,6 +8,7 @@
  */
 #include <sys/socket.h>
 #include <sys/queue.h>
+#include <sys/tree.h>
 #include <netinet/in.h>
 
 #include <arpa/inet.h>
@@ -23,10 +24,13 @@
 #include "log.h"
 
 #define RESOLVE_PORTS_MAX	16
+#define RESOLVE_UNKNOWN_MAX	256	/* queries held from unknown sources */
+#define RESOLVE_UNKNOWN_WAIT_MS	500
 #define RESOLVE_UDP_MAX		65535
 
 struct query {
 	TAILQ_ENTRY(query)	 entry;
+	RB_ENTRY(query)		 by_token;	/* netd's acks find it */
 	uint64_t		 token;
 	char			 sandbox[SBX_ID_SIZE];
 	struct dns_query	 q;
@@ -39,15 +43,35 @@ struct query {
 	struct dns_port		 ports[RESOLVE_PORTS_MAX];
 	size_t			 nports;
 	int			 upidx;		/* the upstream asked */
-	int			 upfd;
+	int			 uptcp;		/* ask over TCP */
 	uint16_t		 upid;
-	struct event		 ev_up;
+	struct upx		 up;
 	struct event		 ev_timeout;
 	uint8_t			*ans;		/* held while netd pins */
 	size_t			 anslen;
+	uint32_t		 npending;	/* pin requests not acked */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
+
+/*
+ * A query from an address no sandbox has, held a moment: runnerd's word
+ * that a sandbox is up may be a turn of the loop behind its first query.
+ */
+struct unknown {
+	TAILQ_ENTRY(unknown)	 entry;
+	struct sockaddr_storage	 from;
+	int			 fromlen;
+	uint8_t			*pkt;
+	size_t			 len;
+	query_reply_fn		 reply;
+	void			*arg;
+	struct event		 ev;
+};
+static TAILQ_HEAD(, unknown)	 unknowns = TAILQ_HEAD_INITIALIZER(unknowns);
+static size_t			 nunknowns;
+RB_HEAD(query_tokens, query);
+static struct query_tokens	 tokens = RB_INITIALIZER(&tokens);
 static size_t			 nqueries;
 static uint64_t			 next_token;
 static int			 udp_fd = -1;
@@ -55,8 +79,20 @@ static struct event		 ev_udp;
 static uint8_t			 pktbuf[RESOLVE_UDP_MAX];
 /* netd pins in well under a millisecond; this is for a netd gone. */
 static struct timeval		 pin_wait = { 2, 0 };
+/* The pins of the answers of this turn of the loop, not yet sent. */
+static struct dns_pin_req	 batch;
+static struct event		 ev_flush;
+static int			 flush_set, flush_armed;
 
 static void	resolve_upstream(struct query *);
+
+static int
+query_token_cmp(struct query *a, struct query *b)
+{
+	return (a->token < b->token ? -1 : a->token > b->token);
+}
+RB_PROTOTYPE(query_tokens, query, by_token, query_token_cmp)
+RB_GENERATE(query_tokens, query, by_token, query_token_cmp)
 
 /* One audit line per refusal and per pin; names only, never more. */
 void
@@ -80,11 +116,10 @@ static void
 query_free(struct query *qr)
 {
 	TAILQ_REMOVE(&queries, qr, entry);
+	RB_REMOVE(query_tokens, &tokens, qr);
 	nqueries--;
-	if (qr->upfd != -1) {
-		event_del(&qr->ev_up);
-		close(qr->upfd);
-	}
+	sandboxes_release(qr->sandbox);
+	upx_stop(&qr->up);
 	if (evtimer_initialized(&qr->ev_timeout))
 		evtimer_del(&qr->ev_timeout);
 	free(qr->raw);
@@ -144,94 +179,191 @@ upstream_nth(int n)
 	return (NULL);
 }
 
-/* The pins one answer asks for: every address, every allowed port. */
-static size_t
-query_pins(struct query *qr, const struct dns_answer *a,
-    struct dns_pin_req *req)
+/* The batch to netd, as one request: one netlink batch there. */
+static void
+pin_send(void)
 {
-	uint32_t	 floor = dnspind_conf->global.pin_floor;
-	size_t		 i, j;
+	if (batch.nanswers == 0)
+		return;
+	log_debug("%s: %u answers, %u pins in one batch", __func__,
+	    batch.nanswers, batch.count);
+	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &batch,
+	    sizeof(batch)) == -1)
+		fatal("%s", __func__);
+	memset(&batch, 0, sizeof(batch));
+}
 
-	memset(req, 0, sizeof(*req));
-	req->token = qr->token;
-	strlcpy(req->id, qr->sandbox, sizeof(req->id));
+/*
+ * At the end of the turn: every answer that came in it has queued its
+ * pins by then, and none waits for a timer.
+ */
+static void
+pin_flush(int fd, short event, void *arg)
+{
+	flush_armed = 0;
+	pin_send();
+}
+
+/*
+ * One pin of an answer into the batch, which goes at once when full
+ * and else at the end of this turn.  An answer's pins are queued
+ * together, so it has one slot in each request it spans.
+ */
+static void
+pin_queue(struct query *qr, const struct dns_pin *p)
+{
+	uint32_t	 a;
+
+	if (batch.count == DNS_PIN_MAX)
+		pin_send();
+	a = batch.nanswers;
+	if (a == 0 || batch.answers[a - 1].token != qr->token) {
+		if (a == DNS_PIN_ANSWERS) {
+			pin_send();
+			a = 0;
+		}
+		batch.answers[a].token = qr->token;
+		strlcpy(batch.answers[a].id, qr->sandbox,
+		    sizeof(batch.answers[a].id));
+		batch.nanswers++;
+		qr->npending++;
+	} else
+		a--;
+	batch.pins[batch.count] = *p;
+	batch.pins[batch.count++].answer = a;
+	if (flush_armed)
+		return;
+	if (!flush_set) {
+		event_set(&ev_flush, -1, 0, pin_flush, NULL);
+		flush_set = 1;
+	}
+	event_active(&ev_flush, EV_TIMEOUT, 1);
+	flush_armed = 1;
+}
+
+static void
+query_audit_pin(struct query *qr, const struct dns_pin *p)
+{
+	char	 a[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 48];
+
+	inet_ntop(p->af, p->addr, a, sizeof(a));
+	snprintf(d, sizeof(d), "%s %s %u ttl %u", a, p->proto == IPPROTO_UDP ?
+	    "udp" : "tcp", p->port, p->ttl);
+	resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+}
+
+/* The pins one answer asks for, queued: every address, every port. */
+static size_t
+query_pins(struct query *qr, const struct dns_answer *a)
+{
+	struct dns_pin	 p;
+	uint32_t	 floor = dnspind_conf->global.pin_floor;
+	size_t		 i, j, n = 0;
+
 	for (i = 0; i < a->naddrs; i++)
 		for (j = 0; j < qr->nports; j++) {
-			struct dns_pin	*p;
-
-			if (req->count == DNS_PIN_MAX) {
-				log_warnx("%s: %s: more than %d pins, the "
-				    "rest dropped", __func__, qr->q.name,
-				    DNS_PIN_MAX);
-				return (req->count);
-			}
-			p = &req->pins[req->count++];
-			p->af = a->addrs[i].af;
-			p->proto = qr->ports[j].proto;
-			p->port = qr->ports[j].port;
-			p->ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
+			memset(&p, 0, sizeof(p));
+			p.af = a->addrs[i].af;
+			p.proto = qr->ports[j].proto;
+			p.port = qr->ports[j].port;
+			p.ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
 			    floor;
-			memcpy(p->addr, &a->addrs[i].a, p->af == AF_INET ? 4 :
+			memcpy(p.addr, &a->addrs[i].a, p.af == AF_INET ? 4 :
 			    16);
+			query_audit_pin(qr, &p);
+			pin_queue(qr, &p);
+			n++;
 		}
-	return (req->count);
+	return (n);
 }
 
-static void
-query_audit_pins(struct query *qr, const struct dns_pin_req *req)
+/*
+ * Keep the answer while its pins go in.  One with more addresses than
+ * are pinned (DNS_ADDRS_MAX) is cut down to those: a sandbox is told
+ * only addresses it can reach, and one answer's pins stay bounded.
+ */
+static int
+query_keep(struct query *qr, const uint8_t *pkt, size_t n,
+    const struct dns_answer *a)
 {
-	char		 a[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 48];
-	uint32_t	 i;
+	static uint8_t	 cut[DNS_MSG_MAX];
+	ssize_t		 t;
 
-	for (i = 0; i < req->count; i++) {
-		inet_ntop(req->pins[i].af, req->pins[i].addr, a, sizeof(a));
-		snprintf(d, sizeof(d), "%s %s %u ttl %u", a,
-		    req->pins[i].proto == IPPROTO_UDP ? "udp" : "tcp",
-		    req->pins[i].port, req->pins[i].ttl);
-		resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+	if (a->ndropped == 0 ||
+	    (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)) {
+		if ((qr->ans = malloc(n)) == NULL)
+			fatal("%s", __func__);
+		memcpy(qr->ans, pkt, n);
+		qr->anslen = n;
+		return (0);
 	}
+	if ((t = dns_answer_trim(pkt, n, &qr->q, a, cut, sizeof(cut))) ==
+	    -1) {
+		log_warnx("%s: sandbox %s: %s: cannot cut the answer down "
+		    "to %d addresses", __func__, qr->sandbox, qr->q.name,
+		    DNS_ADDRS_MAX);
+		return (-1);
+	}
+	log_info("%s: sandbox %s: %s: %zu addresses past the first %d "
+	    "left out of the answer", __func__, qr->sandbox, qr->q.name,
+	    a->ndropped, DNS_ADDRS_MAX);
+	if ((qr->ans = malloc(t)) == NULL)
+		fatal("%s", __func__);
+	memcpy(qr->ans, cut, t);
+	qr->anslen = t;
+	return (0);
 }
 
-/* The upstream answered; ours if id and question match, else ignored. */
+/*
+ * The upstream answered; ours if id and question match, else ignored.
+ * A truncated answer over UDP is asked again over TCP, of the same
+ * upstream; a TCP exchange that failed moves on to the next.
+ */
 static void
-query_upstream_read(int fd, short event, void *arg)
+query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 {
 	struct query		*qr = arg;
 	struct dns_answer	 a;
-	struct dns_pin_req	 req;
-	ssize_t			 n;
 	int			 e;
 
-	if ((n = recv(fd, pktbuf, sizeof(pktbuf), 0)) == -1) {
-		if (errno == EAGAIN || errno == EINTR)
-			return;
-		log_debug("%s: %s: %s", __func__, qr->q.name, strerror(errno));
-		return;		/* ICMP errors: the timeout moves on */
-	}
-	if (dns_get_id(pktbuf, n) != qr->upid)
+	if (pkt == NULL)
+		e = -1;
+	else if (dns_get_id(pkt, n) != qr->upid)
+		e = DNS_E_MISMATCH;
+	else
+		e = dns_answer_parse(pkt, n, &qr->q, &a);
+	if (e != DNS_OK) {
+		if (pkt != NULL)
+			log_debug("%s: %s: %s", __func__, qr->q.name,
+			    dns_strerror(e));
+		/* Over UDP the right answer may still come; not over TCP. */
+		if (qr->uptcp) {
+			evtimer_del(&qr->ev_timeout);
+			qr->upidx++;
+			resolve_upstream(qr);
+		}
 		return;
-	if ((e = dns_answer_parse(pktbuf, n, &qr->q, &a)) != DNS_OK) {
-		log_debug("%s: %s: %s", __func__, qr->q.name,
-		    dns_strerror(e));
-		return;
 	}
-	event_del(&qr->ev_up);
-	close(qr->upfd);
-	qr->upfd = -1;
+	upx_stop(&qr->up);
 	evtimer_del(&qr->ev_timeout);
-	if ((qr->ans = malloc(n)) == NULL)
-		fatal("%s", __func__);
-	memcpy(qr->ans, pktbuf, n);
-	qr->anslen = n;
+	if (a.tc && !qr->uptcp) {
+		log_debug("%s: %s: truncated, again over TCP", __func__,
+		    qr->q.name);
+		qr->uptcp = 1;
+		resolve_upstream(qr);
+		return;
+	}
+	if (query_keep(qr, pkt, n, &a) == -1) {
+		query_fail(qr, DNS_R_SERVFAIL);
+		return;
+	}
+	/* Too big for the client's UDP: it gets TC and asks over TCP. */
 	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
-	    query_pins(qr, &a, &req) == 0) {
+	    (qr->reply == NULL && qr->anslen > dns_query_udp_max(&qr->q)) ||
+	    query_pins(qr, &a) == 0) {
 		query_answer(qr, qr->ans, qr->anslen);
 		return;
 	}
-	query_audit_pins(qr, &req);
-	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &req,
-	    sizeof(req)) == -1)
-		fatal("%s", __func__);
 	evtimer_add(&qr->ev_timeout, &pin_wait);
 }
 
@@ -248,14 +380,15 @@ query_timeout(int fd, short event, void *arg)
 	}
 	log_debug("%s: %s: upstream %d timed out", __func__, qr->q.name,
 	    qr->upidx);
-	event_del(&qr->ev_up);
-	close(qr->upfd);
-	qr->upfd = -1;
+	upx_stop(&qr->up);
 	qr->upidx++;
 	resolve_upstream(qr);
 }
 
-/* Ask the next upstream, from a socket and with an id of the query's own. */
+/*
+ * Ask the next upstream, from a socket and with an id of the query's
+ * own, over TCP if the client came that way or UDP came back truncated.
+ */
 static void
 resolve_upstream(struct query *qr)
 {
@@ -280,24 +413,11 @@ resolve_upstream(struct query *qr)
 			sin6->sin6_addr = u->m.addr.addr.v6;
 			sslen = sizeof(*sin6);
 		}
-		if ((qr->upfd = socket(ss.ss_family, SOCK_DGRAM |
-		    SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1) {
-			log_warn("%s: socket", __func__);
-			continue;
-		}
 		qr->upid = arc4random_uniform(65536);
 		dns_set_id(qr->raw, qr->rawlen, qr->upid);
-		if (connect(qr->upfd, (struct sockaddr *)&ss, sslen) == -1 ||
-		    send(qr->upfd, qr->raw, qr->rawlen, 0) == -1) {
-			log_debug("%s: upstream %d: %s", __func__, qr->upidx,
-			    strerror(errno));
-			close(qr->upfd);
-			qr->upfd = -1;
+		if (upx_start(&qr->up, &ss, sslen, qr->uptcp, qr->raw,
+		    qr->rawlen, query_upstream_read, qr) == -1)
 			continue;
-		}
-		event_set(&qr->ev_up, qr->upfd, EV_READ | EV_PERSIST,
-		    query_upstream_read, qr);
-		event_add(&qr->ev_up, NULL);
 		tv.tv_sec = ms / 1000;
 		tv.tv_usec = (ms % 1000) * 1000;
 		evtimer_add(&qr->ev_timeout, &tv);
@@ -350,6 +470,80 @@ resolve_ports(const char *policy, const char *name, struct dns_port *ports,
 	return (k < 0 ? 0 : (size_t)k);
 }
 
+static void
+unknown_free(struct unknown *u)
+{
+	TAILQ_REMOVE(&unknowns, u, entry);
+	nunknowns--;
+	evtimer_del(&u->ev);
+	free(u->pkt);
+	free(u);
+}
+
+/* Still nobody's: REFUSED, and nothing pinned. */
+static void
+unknown_refuse(const struct sockaddr_storage *from, int fromlen,
+    const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
+{
+	resolve_audit("dns.refused", "", "", "unknown source");
+	query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
+}
+
+static void
+unknown_timeout(int fd, short event, void *arg)
+{
+	struct unknown	*u = arg;
+
+	unknown_refuse(&u->from, u->fromlen, u->pkt, u->len, u->reply,
+	    u->arg);
+	unknown_free(u);
+}
+
+static void
+unknown_hold(const struct sockaddr_storage *from, int fromlen,
+    const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
+{
+	struct timeval	 tv = { 0, RESOLVE_UNKNOWN_WAIT_MS * 1000 };
+	struct unknown	*u;
+
+	if (nunknowns >= RESOLVE_UNKNOWN_MAX) {
+		unknown_refuse(from, fromlen, pkt, len, reply, arg);
+		return;
+	}
+	if ((u = calloc(1, sizeof(*u))) == NULL ||
+	    (u->pkt = malloc(len)) == NULL)
+		fatal("%s", __func__);
+	memcpy(&u->from, from, sizeof(u->from));
+	u->fromlen = fromlen;
+	memcpy(u->pkt, pkt, len);
+	u->len = len;
+	u->reply = reply;
+	u->arg = arg;
+	evtimer_set(&u->ev, unknown_timeout, u);
+	evtimer_add(&u->ev, &tv);
+	TAILQ_INSERT_TAIL(&unknowns, u, entry);
+	nunknowns++;
+}
+
+/* A sandbox was announced: the queries it sent before are its now. */
+void
+resolve_known(void)
+{
+	struct unknown	*u, *next;
+
+	TAILQ_FOREACH_SAFE(u, &unknowns, entry, next) {
+		if (sandboxes_from(&u->from) == NULL)
+			continue;
+		TAILQ_REMOVE(&unknowns, u, entry);
+		nunknowns--;
+		evtimer_del(&u->ev);
+		resolve_query(&u->from, u->pkt, u->len, u->fromlen, u->reply,
+		    u->arg);
+		free(u->pkt);
+		free(u);
+	}
+}
+
 void
 resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
     size_t len, int fromlen, query_reply_fn reply, void *arg)
@@ -362,8 +556,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	ssize_t			 n;
 
 	if ((sb = sandboxes_from(from)) == NULL) {
-		resolve_audit("dns.refused", "", "", "unknown source");
-		query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
+		unknown_hold(from, fromlen, pkt, len, reply, arg);
 		return;
 	}
 	if ((e = dns_query_parse(pkt, len, &q)) != DNS_OK) {
@@ -402,6 +595,11 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
 		return;
 	}
+	if (sandboxes_hold(sb->m.id) == -1) {
+		free(qr->raw);
+		free(qr);
+		return;
+	}
 	qr->token = ++next_token;
 	strlcpy(qr->sandbox, sb->m.id, sizeof(qr->sandbox));
 	qr->q = q;
@@ -411,31 +609,45 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	qr->fromlen = fromlen;
 	qr->reply = reply;
 	qr->arg = arg;
-	qr->upfd = -1;
+	qr->uptcp = reply != NULL;
+	qr->up.fd = -1;
 	evtimer_set(&qr->ev_timeout, query_timeout, qr);
 	TAILQ_INSERT_TAIL(&queries, qr, entry);
+	RB_INSERT(query_tokens, &tokens, qr);
 	nqueries++;
 	resolve_upstream(qr);
 }
 
-/* netd has the pins: the answer may go. */
+static struct query *
+query_by_token(uint64_t token)
+{
+	struct query	 key;
+
+	key.token = token;
+	return (RB_FIND(query_tokens, &tokens, &key));
+}
+
+/* netd has (some of) the pins of these answers: those done may go. */
 void
 resolve_pinned(const struct dns_pin_ack *ack)
 {
-	struct query	*qr;
+	const struct dns_pin_answer	*pa;
+	struct query			*qr;
+	uint32_t			 i;
 
-	TAILQ_FOREACH(qr, &queries, entry)
-		if (qr->token == ack->token)
-			break;
-	if (qr == NULL || qr->ans == NULL)
-		return;
-	if (ack->error != 0) {
-		log_warnx("%s: sandbox %s: %s: netd refused the pins: %s",
-		    __func__, qr->sandbox, qr->q.name, strerror(ack->error));
-		query_fail(qr, DNS_R_SERVFAIL);
-		return;
+	for (i = 0; i < ack->nanswers; i++) {
+		pa = &ack->answers[i];
+		if ((qr = query_by_token(pa->token)) == NULL ||
+		    qr->ans == NULL || qr->npending == 0)
+			continue;	/* gone, or failed already */
+		if (pa->error != 0) {
+			log_warnx("%s: sandbox %s: %s: netd refused the pins: "
+			    "%s", __func__, qr->sandbox, qr->q.name,
+			    strerror(pa->error));
+			query_fail(qr, DNS_R_SERVFAIL);
+		} else if (--qr->npending == 0)
+			query_answer(qr, qr->ans, qr->anslen);
 	}
-	query_answer(qr, qr->ans, qr->anslen);
 }
 
 /* A TCP client went away: its queries go unanswered. */
@@ -443,10 +655,14 @@ void
 resolve_cancel(void *arg)
 {
 	struct query	*qr, *next;
+	struct unknown	*u, *unext;
 
 	TAILQ_FOREACH_SAFE(qr, &queries, entry, next)
 		if (qr->reply != NULL && qr->arg == arg)
 			query_free(qr);
+	TAILQ_FOREACH_SAFE(u, &unknowns, entry, unext)
+		if (u->reply != NULL && u->arg == arg)
+			unknown_free(u);
 }
 
 static void

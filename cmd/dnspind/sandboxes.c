@@ -66,16 +66,56 @@ sandboxes_del(const char *id)
 	free(s);
 }
 
+/*
+ * One more query of this sandbox in flight, or -1 if it has its share:
+ * one sandbox cannot take every slot from the others.
+ */
+int
+sandboxes_hold(const char *id)
+{
+	struct dsandbox	*s;
+
+	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL)
+		return (-1);
+	if (s->inflight >= DNSPIND_QUERIES_SANDBOX) {
+		/* Once per flood: a line per dropped query would slow all. */
+		if (!s->capped)
+			log_info("%s: sandbox %s: %d queries in flight: dropped "
+			    "until fewer", __func__, id,
+			    DNSPIND_QUERIES_SANDBOX);
+		s->capped = 1;
+		return (-1);
+	}
+	s->inflight++;
+	return (0);
+}
+
+void
+sandboxes_release(const char *id)
+{
+	struct dsandbox	*s;
+
+	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL ||
+	    s->inflight == 0)
+		return;
+	if (--s->inflight < DNSPIND_QUERIES_SANDBOX / 2)
+		s->capped = 0;
+}
+
 /* A sandbox again (runnerd re-announces) replaces what was known. */
 void
 sandboxes_add(const struct dns_sandbox *m)
 {
 	struct dsandbox	*s, *old;
+	size_t		 inflight = 0;
 
+	if ((old = (struct dsandbox *)sandboxes_find(m->id)) != NULL)
+		inflight = old->inflight;
 	sandboxes_del(m->id);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		fatal("%s", __func__);
 	s->m = *m;
+	s->inflight = inflight;
 	/* An address reused before its old owner's GONE: the new one wins. */
 	if ((old = RB_FIND(dsbx_addr4, &by4, s)) != NULL)
 		sandboxes_del(old->m.id);

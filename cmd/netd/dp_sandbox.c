@@ -715,61 +715,138 @@ dp_pin_elem(const struct netd_pin *pin, const char *ifname,
 	return (0);
 }
 
+/* A group's pins as elements at v; an errno if one may not be. */
+static int
+dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
+    struct dp_elem *v)
+{
+	struct dp_sbx	*sbx;
+	size_t		 i;
+
+	if ((sbx = dp_sbx_find(dp, g->ifname)) == NULL) {
+		log_warnx("%s: %s: no such sandbox", __func__, g->ifname);
+		return (ENOENT);
+	}
+	for (i = 0; i < g->n; i++) {
+		if (dp_pin_elem(&g->pins[i], g->ifname, &v[i]) == -1) {
+			log_warnx("%s: %s: pin %zu: invalid", __func__,
+			    g->ifname, i);
+			return (EINVAL);
+		}
+		if (!dp_pin_allowed(sbx, &v[i])) {
+			log_warnx("%s: %s: pin %zu: port not allowed by name",
+			    __func__, g->ifname, i);
+			return (EPERM);
+		}
+	}
+	return (0);
+}
+
+/* Each sandbox's bookkeeping of what the batch pinned. */
+static void
+dp_pin_groups_note(struct dp *dp, struct dp_pin_group *g, size_t ng,
+    const struct dp_elem *v)
+{
+	struct dp_sbx	*sbx;
+	struct timespec	 now;
+	size_t		 i, j, off = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (i = 0; i < ng; off += g[i].n, i++) {
+		if (g[i].error != 0 ||
+		    (sbx = dp_sbx_find(dp, g[i].ifname)) == NULL)
+			continue;
+		dp_pins_prune(sbx, &now);
+		for (j = 0; j < g[i].n; j++)
+			if (dp_pins_note(sbx, &v[off + j],
+			    (uint64_t)v[off + j].ttl * 1000, &now) == -1)
+				log_warn("%s: %s: pin bookkeeping", __func__,
+				    g[i].ifname);
+	}
+}
+
 /*
- * Pins: each is destroyed and added again in the same batch, since an
- * add of an existing element keeps its old expiry (kernel 6.18 too).
- * Only ports the policy allows by name can be pinned.
+ * Pins of several groups (answers) in one netlink batch: each pin is
+ * destroyed and added again, since an add of an existing element keeps
+ * its old expiry (kernel 6.18 too).  Only ports the policy allows by
+ * name can be pinned; a group with one that is not fails alone, with
+ * its error set, and the others go on.  -1 if the batch failed, every
+ * group that was in it with its error set.
  */
+int
+dp_pin_groups(struct dp *dp, struct dp_pin_group *g, size_t ng)
+{
+	struct dp_elem	*v, *b;
+	size_t		 i, total = 0, off, nb = 0;
+	int		 rc = 0;
+
+	for (i = 0; i < ng; i++)
+		total += g[i].n;
+	if (total == 0)
+		return (0);
+	if ((v = calloc(total, sizeof(*v))) == NULL ||
+	    (b = calloc(total, sizeof(*b))) == NULL) {
+		log_warn("%s", __func__);
+		free(v);
+		for (i = 0; i < ng; i++)
+			if (g[i].error == 0)
+				g[i].error = ENOMEM;
+		return (-1);
+	}
+	for (i = off = 0; i < ng; off += g[i].n, i++) {
+		if (g[i].error == 0)
+			g[i].error = dp_pin_group_elems(dp, &g[i], &v[off]);
+		if (g[i].error == 0) {
+			memcpy(&b[nb], &v[off], g[i].n * sizeof(*b));
+			nb += g[i].n;
+		}
+	}
+	if (nb > 0) {
+		/* The same pin twice in one batch: once, the longer TTL. */
+		qsort(b, nb, sizeof(*b), dp_elem_qcmp);
+		for (i = off = 0; i < nb; i++) {
+			if (off > 0 && dp_elem_cmp(&b[off - 1], &b[i]) == 0) {
+				if (b[i].ttl > b[off - 1].ttl)
+					b[off - 1].ttl = b[i].ttl;
+				continue;
+			}
+			b[off++] = b[i];
+		}
+		nb = off;
+		nft_batch_reset(dp->b);
+		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, b, nb);
+		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, b, nb);
+		if (rc != 0 || nft_batch_commit(dp->b, __func__) == -1) {
+			nft_batch_reset(dp->b);
+			log_warn("%s: %zu pins", __func__, nb);
+			for (i = 0; i < ng; i++)
+				if (g[i].error == 0)
+					g[i].error = errno != 0 ? errno : EIO;
+			rc = -1;
+		} else
+			dp_pin_groups_note(dp, g, ng, v);
+	}
+	free(b);
+	free(v);
+	return (rc == 0 ? 0 : -1);
+}
+
+/* One sandbox's pins, in one batch. */
 int
 dp_pin_batch(struct dp *dp, const char *ifname, const struct netd_pin *pins,
     size_t n)
 {
-	struct dp_sbx	*sbx;
-	struct dp_elem	*v;
-	struct timespec	 now;
-	size_t		 i;
-	int		 rc = 0;
+	struct dp_pin_group	 g = { ifname, pins, n, 0 };
 
-	if ((sbx = dp_sbx_find(dp, ifname)) == NULL) {
+	if (dp_sbx_find(dp, ifname) == NULL) {
 		log_warnx("%s: %s: no such sandbox", __func__, ifname);
 		errno = ENOENT;
 		return (-1);
 	}
-	if (n == 0)
-		return (0);
-	if ((v = calloc(n, sizeof(*v))) == NULL) {
-		log_warn("%s: %s", __func__, ifname);
+	if (dp_pin_groups(dp, &g, 1) == -1 || g.error != 0) {
+		errno = g.error != 0 ? g.error : EIO;
 		return (-1);
 	}
-	for (i = 0; i < n; i++) {
-		if (dp_pin_elem(&pins[i], ifname, &v[i]) == -1 ||
-		    !dp_pin_allowed(sbx, &v[i])) {
-			log_warnx("%s: %s: pin %zu: %s", __func__, ifname, i,
-			    errno == EINVAL ? "invalid" : "port not allowed "
-			    "by name");
-			if (errno != EINVAL)
-				errno = EPERM;
-			free(v);
-			return (-1);
-		}
-	}
-	qsort(v, n, sizeof(*v), dp_elem_qcmp);
-	nft_batch_reset(dp->b);
-	rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, v, n);
-	rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, v, n);
-	if (rc != 0 || nft_batch_commit(dp->b, __func__) == -1) {
-		nft_batch_reset(dp->b);
-		log_warn("%s: %s", __func__, ifname);
-		free(v);
-		return (-1);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	dp_pins_prune(sbx, &now);
-	for (i = 0; i < n; i++)
-		if (dp_pins_note(sbx, &v[i], (uint64_t)v[i].ttl * 1000,
-		    &now) == -1)
-			log_warn("%s: %s: pin bookkeeping", __func__, ifname);
-	free(v);
 	return (0);
 }
 

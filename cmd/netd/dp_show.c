@@ -262,3 +262,36 @@ dp_show(struct dp *dp, const char *ifname, char *buf, size_t size)
 	}
 	return (rc == 0 ? (int)o.off : -1);
 }
+
+/*
+ * A sandbox's live pins as the kernel holds them, with the time each
+ * has left: fn(af, addr, proto, port (host order), ms, arg) for each.
+ */
+int
+dp_show_pins(struct dp *dp, const char *ifname, dp_pin_fn fn, void *arg)
+{
+	static const int sets[] = { DS_PIN4, DS_PIN6 };
+	struct dp_view	 w;
+	const uint8_t	*k;
+	uint16_t	 port;
+	size_t		 i, j;
+	int		 af, rc = 0;
+
+	memset(&w, 0, sizeof(w));
+	strlcpy(w.ifname, ifname, sizeof(w.ifname));
+	for (j = 0; j < 2 && rc == 0; j++)
+		rc = dp_dump_set(dp, sets[j], dp_view_elem, &w);
+	for (j = 0; j < 2 && rc == 0; j++) {
+		af = sets[j] == DS_PIN4 ? AF_INET : AF_INET6;
+		for (i = 0; i < w.n[sets[j]]; i++) {
+			k = w.v[sets[j]][i].key + DP_IFLEN;
+			memcpy(&port, k + (af == AF_INET ? 8 : 20),
+			    sizeof(port));
+			fn(af, k, k[af == AF_INET ? 4 : 16], ntohs(port),
+			    w.v[sets[j]][i].expires, arg);
+		}
+	}
+	for (j = 0; j < DS_MAX; j++)
+		free(w.v[j]);
+	return (rc);
+}

@@ -146,10 +146,21 @@ int		 dp_pin_add(struct dp *, const char *,
 		    const struct netd_pin *);
 int		 dp_pin_batch(struct dp *, const char *,
 		    const struct netd_pin *, size_t);
+/* Some of the pins of one answer, for one sandbox. */
+struct dp_pin_group {
+	const char		*ifname;
+	const struct netd_pin	*pins;
+	size_t			 n;
+	int			 error;		/* out; in: skip it */
+};
+int		 dp_pin_groups(struct dp *, struct dp_pin_group *, size_t);
 int		 dp_counter_read(struct dp *, const char *, uint64_t *,
 		    uint64_t *);
 /* The sandbox's effective rules in nft syntax, as the kernel holds them. */
 int		 dp_show(struct dp *, const char *, char *, size_t);
+typedef void	(*dp_pin_fn)(int, const uint8_t *, uint8_t, uint16_t,
+		    uint64_t, void *);
+int		 dp_show_pins(struct dp *, const char *, dp_pin_fn, void *);
 /*
  * Remove elements and counters of names not owned; for sandboxes this
  * dp knows, also elements their policy no longer has.

@@ -372,37 +372,83 @@ serve_sync_end(void)
 }
 
 /*
- * dnspind's pins for one answer, in one batch; the answer is released
- * when this is acknowledged.  The datapath refuses a port that no
- * allow name rule of the sandbox names.
+ * dnspind's pins of several answers, in one netlink batch; each answer
+ * is acknowledged on its own, and released by dnspind when it is.  The
+ * datapath refuses a port that no allow name rule of the sandbox names.
  */
 static void
 serve_pin(const struct dns_pin_req *m)
 {
 	const struct netd_ident	*ni;
+	struct dp_pin_group	 g[DNS_PIN_ANSWERS];
 	struct netd_pin		 pins[DNS_PIN_MAX];
 	struct dns_pin_ack	 ack;
 	struct live		*l;
-	uint32_t		 i;
+	const struct dns_pin	*p;
+	uint32_t		 a, i, n = 0;
 
 	memset(&ack, 0, sizeof(ack));
-	ack.token = m->token;
-	strlcpy(ack.id, m->id, sizeof(ack.id));
+	memset(g, 0, sizeof(g));
 	memset(pins, 0, sizeof(pins));
-	for (i = 0; i < m->count; i++) {
-		pins[i].af = m->pins[i].af;
-		pins[i].proto = m->pins[i].proto;
-		pins[i].port = m->pins[i].port;
-		pins[i].ttl = m->pins[i].ttl;
-		memcpy(&pins[i].addr, m->pins[i].addr, m->pins[i].af ==
-		    AF_INET ? 4 : 16);
+	ack.nanswers = m->nanswers;
+	memcpy(ack.answers, m->answers, sizeof(ack.answers));
+	for (a = 0; a < m->nanswers; a++) {
+		g[a].pins = &pins[n];
+		for (i = 0; i < m->count; i++) {
+			if ((p = &m->pins[i])->answer != a)
+				continue;
+			pins[n].af = p->af;
+			pins[n].proto = p->proto;
+			pins[n].port = p->port;
+			pins[n].ttl = p->ttl;
+			memcpy(&pins[n++].addr, p->addr, p->af == AF_INET ?
+			    4 : 16);
+			g[a].n++;
+		}
+		if ((l = live_find(m->answers[a].id)) == NULL || l->prepared ||
+		    (ni = ident_find(netd_pool(nd), m->answers[a].id)) == NULL)
+			g[a].error = ENOENT;
+		else
+			g[a].ifname = ni->ifname;
 	}
-	if ((l = live_find(m->id)) == NULL || l->prepared ||
-	    (ni = ident_find(netd_pool(nd), m->id)) == NULL)
-		ack.error = ENOENT;
-	else if (dp_pin_batch(netd_dp(nd), ni->ifname, pins, m->count) == -1)
-		ack.error = errno != 0 ? errno : EIO;
+	(void)dp_pin_groups(netd_dp(nd), g, m->nanswers);
+	for (a = 0; a < m->nanswers; a++)
+		ack.answers[a].error = g[a].error;
 	serve_send(IMSG_DNS_PINNED, 0, &ack, sizeof(ack));
+}
+
+/* Pins for show, SBX_NET_PINS_MAX to a message. */
+struct serve_pins {
+	uint32_t		peerid;
+	struct sbx_net_pins	m;
+};
+
+static void
+serve_pins_flush(struct serve_pins *sp)
+{
+	if (sp->m.count == 0)
+		return;
+	serve_send(IMSG_CTL_NET_PINS, sp->peerid, &sp->m, sizeof(sp->m));
+	memset(&sp->m, 0, sizeof(sp->m));
+}
+
+static void
+serve_pin_show(int af, const uint8_t *addr, uint8_t proto, uint16_t port,
+    uint64_t ms, void *arg)
+{
+	struct serve_pins	*sp = arg;
+	struct sbx_net_pin	*p;
+
+	if (port == 0 || (proto != IPPROTO_TCP && proto != IPPROTO_UDP))
+		return;
+	p = &sp->m.pins[sp->m.count++];
+	p->af = af;
+	p->proto = proto;
+	p->port = port;
+	p->expires_ms = ms;
+	memcpy(p->addr, addr, af == AF_INET ? 4 : 16);
+	if (sp->m.count == SBX_NET_PINS_MAX)
+		serve_pins_flush(sp);
 }
 
 /* netd's part of `sandboxctl show`; the reply ends here. */
@@ -411,6 +457,7 @@ serve_show(const struct net_id *m, uint32_t peerid)
 {
 	const struct netd_ident	*ni;
 	struct sbx_net_info	 info;
+	struct serve_pins	 sp;
 	struct live		*l;
 	char			*buf = NULL, *nbuf;
 	size_t			 size = SERVE_SHOW_SIZE, off, chunk;
@@ -431,6 +478,11 @@ serve_show(const struct net_id *m, uint32_t peerid)
 	(void)dp_counter_read(netd_dp(nd), ni->ifname, &info.packets,
 	    &info.bytes);
 	serve_send(IMSG_CTL_NET_INFO, peerid, &info, sizeof(info));
+	memset(&sp, 0, sizeof(sp));
+	sp.peerid = peerid;
+	if (dp_show_pins(netd_dp(nd), ni->ifname, serve_pin_show, &sp) == -1)
+		log_warn("%s: %s: pins", __func__, m->id);
+	serve_pins_flush(&sp);
 	for (;;) {
 		if ((nbuf = realloc(buf, size)) == NULL)
 			fatal("%s", __func__);

@@ -1,8 +1,9 @@
 /*
  * A sandbox's network as `show` prints it: the identity (what a VMM
- * needs for a tap), the egress counter, then the rules netd read back
- * from the kernel, in nft syntax.  With -j it is one "sandbox.network"
- * object, the rules text included.
+ * needs for a tap), the egress counter, the live pins with the time
+ * each has left, then the rules netd read back from the kernel, in nft
+ * syntax.  With -j it is one "sandbox.network" object, the pins as an
+ * array and the rules text included.
  */
 #include <arpa/inet.h>
 
@@ -17,6 +18,9 @@
 static json_t	*net_json;
 static char	*net_rules;
 static size_t	 net_rules_len;
+static json_t	*net_pins;
+static size_t	 net_npins;
+static int	 net_rules_begun;
 
 static void
 net_addr(int af, const void *a, char *buf, size_t len)
@@ -87,7 +91,39 @@ show_net_info(const struct sbx_net_info *m)
 	printf("resolver:       %s\n", r);
 	printf("egress:         %llu packets, %llu bytes\n",
 	    (unsigned long long)m->packets, (unsigned long long)m->bytes);
-	printf("rules:\n");
+}
+
+/* Pins come after the info and before the rules, if there are any. */
+void
+show_net_pins(const struct sbx_net_pins *m)
+{
+	const struct sbx_net_pin	*p;
+	char				 a[INET6_ADDRSTRLEN], why[64];
+	const char			*proto;
+	uint32_t			 i;
+
+	if (net_check_pins(m, why, sizeof(why)) == -1)
+		errx(1, "%s", why);
+	if (json && net_pins == NULL && (net_pins = json_array()) == NULL)
+		errx(1, "json");
+	for (i = 0; i < m->count; i++) {
+		p = &m->pins[i];
+		net_addr(p->af, p->addr, a, sizeof(a));
+		proto = p->proto == IPPROTO_TCP ? "tcp" : "udp";
+		if (json) {
+			json_array_append_new(net_pins, json_pack("{s:s, s:s, "
+			    "s:i, s:I}", "address", a, "proto", proto, "port",
+			    (int)p->port, "expires_ms",
+			    (json_int_t)p->expires_ms));
+			continue;
+		}
+		if (net_npins == 0)
+			printf("pins:\n");
+		printf("\t%s %s %u expires in %llu.%03llus\n", a, proto,
+		    p->port, (unsigned long long)p->expires_ms / 1000,
+		    (unsigned long long)p->expires_ms % 1000);
+		net_npins++;
+	}
 }
 
 void
@@ -99,6 +135,12 @@ show_net_rules(const char *p, size_t n)
 	if (net_check_rules(p, n, why, sizeof(why)) == -1)
 		errx(1, "%s", why);
 	if (!json) {
+		if (!net_rules_begun) {
+			if (net_npins == 0)
+				printf("pins:           none\n");
+			printf("rules:\n");
+			net_rules_begun = 1;
+		}
 		fwrite(p, 1, n, stdout);
 		return;
 	}
@@ -116,6 +158,9 @@ show_net_flush(void)
 {
 	if (net_json == NULL)
 		return;
+	json_object_set_new(net_json, "pins", net_pins != NULL ? net_pins :
+	    json_array());
+	net_pins = NULL;
 	json_object_set_new(net_json, "rules", json_string(net_rules != NULL ?
 	    net_rules : ""));
 	json_emit(net_json);

@@ -112,6 +112,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct sbx_net_info	 ni;
 	struct svc_info		 si;
 	struct sbx_stdio	 sio;
+	struct sbx_net_pins	 np;
 	int			 fd;
 
 	switch (imsg_get_type(imsg)) {
@@ -149,6 +150,10 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_NET_RULES:
 		show_net_rules(imsg->data, imsg_get_len(imsg));
+		return (0);
+	case IMSG_CTL_NET_PINS:
+		REPLY_GET(imsg, np);
+		show_net_pins(&np);
 		return (0);
 	case IMSG_CTL_EXEC_RESULT:
 		REPLY_GET(imsg, er);

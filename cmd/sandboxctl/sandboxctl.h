@@ -44,6 +44,7 @@ void	 show_service(const struct svc_info *);
 json_t	*net_ident_json(const struct net_ident *, int);
 void	 show_net_info(const struct sbx_net_info *);
 void	 show_net_rules(const char *, size_t);
+void	 show_net_pins(const struct sbx_net_pins *);
 void	 show_net_flush(void);
 
 /* What the last reply said, for the commands that chain requests. */

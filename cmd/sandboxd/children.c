@@ -302,6 +302,7 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		return (relay_dns(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
+	    type == IMSG_CTL_NET_PINS ||
 	    type == IMSG_CTL_RESULT))
 		return (relay_net_reply(imsg));
 	switch (type) {

@@ -44,6 +44,7 @@ relay_dns(struct imsg *imsg)
 	int				 fd = imsg_get_fd(imsg);
 	char				 err[128] = "";
 	enum proc_id			 to;
+	uint32_t			 i;
 
 	if (relay_dns_check(imsg, fd, err, sizeof(err)) == -1) {
 		log_warnx("%s: type %u: %s", __func__, type,
@@ -57,9 +58,10 @@ relay_dns(struct imsg *imsg)
 	    -1 && errno == EAGAIN && type == IMSG_DNS_PIN) {
 		req = imsg->data;
 		memset(&ack, 0, sizeof(ack));
-		ack.token = req->token;
-		strlcpy(ack.id, req->id, sizeof(ack.id));
-		ack.error = EAGAIN;
+		ack.nanswers = req->nanswers;
+		memcpy(ack.answers, req->answers, sizeof(ack.answers));
+		for (i = 0; i < ack.nanswers; i++)
+			ack.answers[i].error = EAGAIN;
 		children_send(PROC_DNSPIND, IMSG_DNS_PINNED, -1, &ack,
 		    sizeof(ack));
 	}

@@ -81,6 +81,9 @@ relay_net_check(struct imsg *imsg, int fd, char *err, size_t len)
 		    net_check_info(d, err, len));
 	case IMSG_CTL_NET_RULES:
 		return (fd != -1 ? -1 : net_check_rules(d, n, err, len));
+	case IMSG_CTL_NET_PINS:
+		return (fd != -1 || EXACT(struct sbx_net_pins) == -1 ? -1 :
+		    net_check_pins(d, err, len));
 	case IMSG_CTL_RESULT:
 		return (fd != -1 || EXACT(struct ctl_result) == -1 ||
 		    memchr(((const struct ctl_result *)d)->msg, '\0',

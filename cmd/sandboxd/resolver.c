@@ -21,6 +21,7 @@
 #include "sandboxd.h"
 
 #define RESOLVER_PORT	53
+#define RESOLVER_RCVBUF	(4 * 1024 * 1024)
 #define RESOLVER_LO	1		/* the loopback interface's index */
 
 static int	resolver_fds[2] = { -1, -1 };	/* UDP, TCP */
@@ -65,7 +66,7 @@ static int
 resolver_bind(struct in_addr addr, int type)
 {
 	struct sockaddr_in	 sin;
-	int			 fd, on = 1;
+	int			 fd, on = 1, rcvbuf = RESOLVER_RCVBUF;
 
 	if ((fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1)
@@ -80,6 +81,13 @@ resolver_bind(struct in_addr addr, int type)
 		close(fd);
 		return (-1);
 	}
+	/*
+	 * Every sandbox's queries share this one socket: the default
+	 * buffer holds some 256 datagrams, fewer than a burst of them.
+	 */
+	if (type == SOCK_DGRAM && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE,
+	    &rcvbuf, sizeof(rcvbuf)) == -1)
+		log_warn("%s: SO_RCVBUFFORCE", __func__);
 	return (fd);
 }
 

@@ -518,6 +518,30 @@ test_query_header(void)
 	ok(dns_query_parse(big, 300, &q) != DNS_OK, "300 bytes of garbage");
 }
 
+/* RFC 6891 6.1.3: EDNS version 1 gets BADVERS, in an OPT of version 0. */
+static void
+test_query_badvers(void)
+{
+	struct dns_query	 q;
+	uint8_t			 out[DNS_QUERY_MAX + DNS_OPT_LEN];
+	ssize_t			 n;
+	int			 e;
+
+	mkquery(&P, 9, "a.example.com", DNS_T_A, 1232);
+	P.b[P.n - 5] = 1;	/* the OPT's version */
+	is((e = query(&P, &q)), DNS_E_BADVERS, "EDNS version 1");
+	ok(dns_error_rcode(e) == DNS_R_BADVERS && q.qlen != 0 && q.edns &&
+	    q.edns_version == 1, "answered BADVERS, the question whole");
+	n = dns_build_rcode(&q, dns_error_rcode(e), out, sizeof(out));
+	ok(n == (ssize_t)(DNS_HDR_LEN + q.qlen + DNS_OPT_LEN) &&
+	    (out[3] & DNS_F_RCODE) == (DNS_R_BADVERS & DNS_F_RCODE) &&
+	    out[n - 6] == DNS_R_BADVERS >> 4 && out[n - 5] == 0 &&
+	    dns_get16(out) == 9, "BADVERS: low bits in the header, high "
+	    "bits and version 0 in the OPT, the id echoed");
+	mkquery(&P, 9, "a.example.com", DNS_T_A, 1232);
+	is(query(&P, &q), DNS_OK, "EDNS version 0 is fine");
+}
+
 static void
 test_query_opt(void)
 {
@@ -545,6 +569,7 @@ test_query_opt(void)
 	mkquery(&P, 1, "a.example.com", DNS_T_A, 1232);
 	P.n--;
 	is(query(&P, &q), DNS_E_TRUNC, "an OPT cut short");
+	test_query_badvers();
 }
 
 /* Answers. */
@@ -1044,6 +1069,83 @@ test_mutate(void)
 	    MUTATIONS);
 }
 
+/*
+ * More than DNS_ADDRS_MAX addresses: the answer cut down to the kept
+ * ones, names written out whole (the owners here point into a CNAME's
+ * compressed target), records with names in their rdata dropped, the
+ * rest kept, an OPT if the query had one.
+ */
+static void
+test_answer_trim(void)
+{
+	struct dns_answer	 a, t;
+	uint8_t			 out[DNS_MSG_MAX];
+	char			 s[INET6_ADDRSTRLEN];
+	size_t			 tgt, i, j, found = 0;
+	ssize_t			 n;
+	int			 k;
+
+	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 73);
+	putptr(&R, DNS_HDR_LEN);		/* www.example.com CNAME */
+	rrhdr(&R, DNS_T_CNAME, 300, 4);
+	tgt = R.n;
+	put8(&R, 1);
+	put8(&R, 'x');
+	putptr(&R, DNS_HDR_LEN + 4);		/* x.example.com */
+	for (k = 0; k < 70; k++) {
+		putptr(&R, tgt);
+		snprintf(s, sizeof(s), "198.51.100.%d", k + 1);
+		rrhdr(&R, DNS_T_A, 60, 4);
+		if (inet_pton(AF_INET, s, &R.b[R.n]) != 1)
+			abort();
+		R.n += 4;
+	}
+	putptr(&R, DNS_HDR_LEN);		/* an NS: a name in rdata */
+	rrhdr(&R, 2, 60, 2);
+	putptr(&R, tgt);
+	putptr(&R, DNS_HDR_LEN);		/* a TXT: kept as it is */
+	rrhdr(&R, 16, 60, 3);
+	put8(&R, 2);
+	put8(&R, 'h');
+	put8(&R, 'i');
+	is(answer(&R, &a), DNS_OK, "70 A through a compressed CNAME");
+	ok(a.naddrs == DNS_ADDRS_MAX && a.ndropped == 6 && a.ncname == 1,
+	    "64 kept, 6 dropped");
+	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
+	ok(n > 0 && n < (ssize_t)R.n + 73 * 14, "cut down: %zd bytes", n);
+	ok(n > 0 && dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	    t.naddrs == DNS_ADDRS_MAX && t.ndropped == 0 && t.ncname == 1,
+	    "it parses, with the 64 and the CNAME and nothing dropped");
+	for (i = 0; i < a.naddrs; i++)
+		for (j = 0; j < t.naddrs; j++)
+			if (memcmp(&a.addrs[i].a, &t.addrs[j].a, 4) == 0)
+				found++;
+	ok(found == DNS_ADDRS_MAX, "the same 64 addresses");
+	ok(n > 0 && dns_get16(out + 6) == 66 && dns_get16(out + 8) == 0 &&
+	    dns_get16(out + 10) == 0 && dns_get16(out) == 1,
+	    "66 records (CNAME, 64 A, TXT; no NS), no others, the id kept");
+	ok(n > 0 && out[n - 3] == 2 && out[n - 2] == 'h' &&
+	    out[n - 1] == 'i', "the TXT last, whole");
+	for (i = DNS_HDR_LEN; n > 0 && i < (size_t)n; i++)
+		if (out[i] == 0xc0 && i + 1 < (size_t)n &&
+		    out[i + 1] == DNS_HDR_LEN)
+			break;
+	ok(n > 0 && i == (size_t)n, "no pointer to the question left");
+	WQ.edns = 1;
+	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
+	ok(n > 0 && dns_get16(out + 10) == 1 &&
+	    dns_get16(out + n - 10) == DNS_T_OPT &&
+	    dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	    t.naddrs == DNS_ADDRS_MAX, "with EDNS0 asked, an OPT at the end");
+	WQ.edns = 0;
+	ok(dns_answer_trim(R.b, R.n, &WQ, &a, out, 600) == -1,
+	    "-1 if it does not fit");
+	R.b[tgt + 2] = 0xc0;		/* the target's pointer to itself */
+	R.b[tgt + 3] = tgt + 2;
+	ok(dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out)) == -1,
+	    "-1 for a message that does not parse");
+}
+
 int
 main(void)
 {
@@ -1065,6 +1167,7 @@ main(void)
 	test_answer_tc();
 	test_answer_question();
 	test_answer_many();
+	test_answer_trim();
 	test_build();
 	test_strerror();
 	test_mutate();

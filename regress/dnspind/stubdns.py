@@ -1,13 +1,33 @@
 # stubdns.py ADDR [NAME=A,AAAA,TTL ...]: a stub upstream on ADDR port 53,
 # UDP and TCP, answering A and AAAA for the names given (the same
 # address for several names is the point), NXDOMAIN for the rest.
-# Logs "q NAME TYPE" for each query it gets.
-import socket, struct, sys, threading
+# Besides the table, a few families of names of its own:
+#   nK.many.test	A 10.77.K/200.K%200+1, TTL 300 (K < 40000): a
+#			distinct address for each of many names
+#   nK.burst.test	the same, but answered 20 at a time (or after
+#			0.2s without a query), so that they arrive together
+#   bigK.test		K A records 10.78.I/250.I%250+1, TTL 300: over
+#			UDP, with TC set and no records if they do not fit
+#			what the query allows (512, or its EDNS0 size)
+#   KIND.junk.test	a broken answer, over UDP and TCP alike: trunc
+#			(cut inside a record, no TC), loop (a compression
+#			pointer to itself), huge (7000 bytes of records
+#			with rdata lengths past the end), rand (random
+#			bytes after a right id), short (5 bytes), badid,
+#			qmismatch (another question), tcplen (over TCP a
+#			length longer than what follows, then close)
+# NAME=silent: a name never answered (over TCP, the connection closed).
+# Logs "q NAME TYPE udp|tcp" for each query it gets.
+import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
 table = {}
+silent = set()
 for a in sys.argv[2:]:
     name, _, v = a.partition("=")
+    if v == "silent":
+        silent.add(name.lower())
+        continue
     v4, v6, ttl = v.split(",")
     table[name.lower()] = (v4, v6, int(ttl))
 
@@ -19,47 +39,139 @@ def qname(msg, off):
         off += 1 + n
     return ".".join(labels), off + 1
 
-def answer(msg):
+def udp_max(msg, off):
+    # The OPT record after the question, if any: its payload size.
+    (ar,) = struct.unpack(">H", msg[10:12])
+    if ar == 1 and len(msg) >= off + 11 and msg[off] == 0:
+        return max(512, struct.unpack(">H", msg[off + 3:off + 5])[0])
+    return 512
+
+def a_rr(v4, ttl):
+    return struct.pack(">HHHIH", 0xc00c, 1, 1, ttl, 4) + \
+        socket.inet_pton(socket.AF_INET, v4)
+
+def records(name, qtype):
+    """(rcode, [rr...]) for the name, or None for a junk name."""
+    if name.startswith("n") and (name.endswith(".many.test") or
+            name.endswith(".burst.test")):
+        k = int(name[1:].split(".")[0])
+        if qtype != 1:
+            return 0, []
+        return 0, [a_rr("10.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
+    if name.startswith("big") and name.endswith(".test"):
+        k = int(name[3:-len(".test")])
+        if qtype != 1:
+            return 0, []
+        return 0, [a_rr("10.78.%d.%d" % (i // 250, i % 250 + 1), 300)
+            for i in range(k)]
+    ent = table.get(name)
+    if ent is None:
+        return 3, []
+    v4, v6, ttl = ent
+    if qtype == 1 and v4 != "-":
+        return 0, [a_rr(v4, ttl)]
+    if qtype == 28 and v6 != "-":
+        return 0, [struct.pack(">HHHIH", 0xc00c, 28, 1, ttl, 16) +
+            socket.inet_pton(socket.AF_INET6, v6)]
+    return 0, []
+
+def junk(kind, qid, question, good):
+    hdr = lambda an: struct.pack(">HHHHHH", qid, 0x8180, 1, an, 0, 0)
+    if kind == "trunc":
+        return good[:len(good) - 3]
+    if kind == "loop":
+        # The record's owner is a pointer to itself.
+        p = 12 + len(question)
+        return hdr(1) + question + struct.pack(">HHHIH", 0xc000 | p, 1,
+            1, 300, 4) + b"\x01\x02\x03\x04"
+    if kind == "huge":
+        rr = struct.pack(">HHHIH", 0xc00c, 1, 1, 300, 60000)
+        return hdr(600) + question + rr * 600
+    if kind == "rand":
+        return struct.pack(">H", qid) + os.urandom(300)
+    if kind == "short":
+        return struct.pack(">H", qid) + b"\x81\x80\x00"
+    if kind == "badid":
+        return struct.pack(">H", qid ^ 0x5555) + good[2:]
+    if kind == "qmismatch":
+        return hdr(1) + b"\x05other\x04test\x00\x00\x01\x00\x01" + \
+            a_rr("10.66.0.1", 300)
+    return good
+
+def answer(msg, proto):
+    """(message, what) where what is None or a junk kind."""
     (qid, flags, qd, an, ns, ar) = struct.unpack(">HHHHHH", msg[:12])
     name, off = qname(msg, 12)
     qtype, qclass = struct.unpack(">HH", msg[off:off + 4])
     question = msg[12:off + 4]
-    print("q %s %d" % (name.lower(), qtype), flush=True)
-    ent = table.get(name.lower())
-    rrs = b""
-    count = 0
-    rcode = 3 if ent is None else 0
-    if ent:
-        v4, v6, ttl = ent
-        if qtype == 1 and v4 != "-":
-            rrs += struct.pack(">HHHIH", 0xc00c, 1, 1, ttl, 4) + \
-                socket.inet_pton(socket.AF_INET, v4)
-            count = 1
-        if qtype == 28 and v6 != "-":
-            rrs += struct.pack(">HHHIH", 0xc00c, 28, 1, ttl, 16) + \
-                socket.inet_pton(socket.AF_INET6, v6)
-            count = 1
-    hdr = struct.pack(">HHHHHH", qid, 0x8180 | rcode, 1, count, 0, 0)
-    return hdr + question + rrs
+    name = name.lower()
+    print("q %s %d %s" % (name, qtype, proto), flush=True)
+    if name in silent:
+        return None, "silent"
+    if name.endswith(".junk.test"):
+        kind = name.split(".")[0]
+        good = struct.pack(">HHHHHH", qid, 0x8180, 1, 1, 0, 0) + \
+            question + a_rr("10.66.0.1", 300)
+        return junk(kind, qid, question, good), kind
+    rcode, rrs = records(name, qtype)
+    tc = 0
+    if proto == "udp":
+        room = udp_max(msg, off + 4) - 12 - len(question)
+        if sum(len(r) for r in rrs) > room:
+            rrs, tc = [], 0x0200
+    hdr = struct.pack(">HHHHHH", qid, 0x8180 | tc | rcode, 1, len(rrs),
+        0, 0)
+    return hdr + question + b"".join(rrs), None
 
 def udp():
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # Bursts of hundreds of queries: SO_RCVBUFFORCE, as root.
+    s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
     s.bind((addr, 53))
+    held = []
     while True:
+        if held and not select.select([s], [], [], 0.2)[0]:
+            flush(s, held)
+            continue
         msg, peer = s.recvfrom(4096)
         try:
-            s.sendto(answer(msg), peer)
+            a = answer(msg, "udp")[0]
         except Exception as e:
             print("bad", e, flush=True)
+            continue
+        if a is None:
+            continue
+        if b"\x05burst\x04test\x00" in msg[:300].lower():
+            held.append((a, peer))
+            if len(held) == 20:
+                flush(s, held)
+        else:
+            s.sendto(a, peer)
+
+def flush(s, held):
+    # nK.burst.test: answered 20 at a time, for answers that arrive
+    # together upstream of the resolver.
+    for a, peer in held:
+        s.sendto(a, peer)
+    del held[:]
 
 def tcp_one(c):
     try:
-        n = struct.unpack(">H", c.recv(2))[0]
-        msg = b""
-        while len(msg) < n:
-            msg += c.recv(n - len(msg))
-        a = answer(msg)
-        c.sendall(struct.pack(">H", len(a)) + a)
+        while True:
+            h = c.recv(2)
+            if len(h) < 2:
+                break
+            n = struct.unpack(">H", h)[0]
+            msg = b""
+            while len(msg) < n:
+                msg += c.recv(n - len(msg))
+            a, kind = answer(msg, "tcp")
+            if kind == "silent":
+                break
+            if kind == "tcplen":
+                c.sendall(struct.pack(">H", len(a) + 100) + a)
+                break
+            c.sendall(struct.pack(">H", len(a) & 0xffff) + a[:0xffff])
     except Exception as e:
         print("bad", e, flush=True)
     c.close()
@@ -68,7 +180,7 @@ def tcp():
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind((addr, 53))
-    s.listen(16)
+    s.listen(64)
     while True:
         c, _ = s.accept()
         threading.Thread(target=tcp_one, args=(c,), daemon=True).start()

@@ -108,6 +108,24 @@ check_builders(const struct dns_query *q)
 		abort();
 }
 
+/* A cut-down answer parses, to the same addresses, nothing dropped. */
+static void
+check_trim(const uint8_t *data, size_t size, const struct dns_query *q,
+    const struct dns_answer *a)
+{
+	static uint8_t		 out[DNS_MSG_MAX];
+	struct dns_answer	 t;
+	ssize_t			 n;
+
+	if (a->rcode != DNS_R_NOERROR)
+		return;
+	if ((n = dns_answer_trim(data, size, q, a, out, sizeof(out))) == -1)
+		return;		/* a name too long once written out whole */
+	if (dns_answer_parse(out, n, q, &t) != DNS_OK ||
+	    t.naddrs != a->naddrs || t.ndropped != 0)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -130,8 +148,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		check_builders(&q);
 	}
-	if (dns_answer_parse(data, size, &fq, &a) == DNS_OK)
+	if (dns_answer_parse(data, size, &fq, &a) == DNS_OK) {
 		check_answer(&a);
+		check_trim(data, size, &fq, &a);
+	}
 	dns_build_error(data, size, DNS_R_FORMERR, out, sizeof(out));
 	memcpy(copy, data, size);
 	if (dns_set_id(copy, size, 0xabcd) == 0 &&
