@@ -1645,6 +1645,8 @@ static int			 cursvcstrings;
 static void
 service_begin(const char *name)
 {
+	/* A block the parser gave up on never reached service_end. */
+	free(cursvc);
 	if ((cursvc = calloc(1, sizeof(*cursvc))) == NULL)
 		fatal("%s", __func__);
 	cursvcstrings = 0;
@@ -1994,6 +1996,8 @@ parse_config(const char *filename, int flags)
 	if (curpol != NULL && curdetached)
 		free(curpol);
 	curpol = NULL;
+	free(cursvc);
+	cursvc = NULL;
 	symclear();
 	strpool_free();
 	c = conf;
