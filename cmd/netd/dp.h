@@ -79,6 +79,7 @@ struct dp_sbx {
 	size_t			 nnames;
 	struct dp_pins		 pins;
 	size_t			 npins;
+	time_t			 pins_pruned;	/* monotonic second */
 };
 RB_HEAD(dp_sbxs, dp_sbx);
 

@@ -756,7 +756,15 @@ dp_pin_groups_note(struct dp *dp, struct dp_pin_group *g, size_t ng,
 		if (g[i].error != 0 ||
 		    (sbx = dp_sbx_find(dp, g[i].ifname)) == NULL)
 			continue;
-		dp_pins_prune(sbx, &now);
+		/*
+		 * A walk of every pin: once a second at most, not per
+		 * batch, or a sandbox holding many pins slows every
+		 * answer (the kernel expires the elements itself).
+		 */
+		if (sbx->pins_pruned != now.tv_sec) {
+			dp_pins_prune(sbx, &now);
+			sbx->pins_pruned = now.tv_sec;
+		}
 		for (j = 0; j < g[i].n; j++)
 			if (dp_pins_note(sbx, &v[off + j],
 			    (uint64_t)v[off + j].ttl * 1000, &now) == -1)
