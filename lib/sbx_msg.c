@@ -227,3 +227,14 @@ sbx_check_stdio(const struct sbx_stdio *m, char *err, size_t len)
 	}
 	return (0);
 }
+
+/* A reply's end: its correlation id, error and message. */
+void
+sbx_result_vset(struct ctl_result *res, const char *corr, int error,
+    const char *fmt, va_list ap)
+{
+	memset(res, 0, sizeof(*res));
+	strlcpy(res->corr, corr, sizeof(res->corr));
+	res->error = error;
+	vsnprintf(res->msg, sizeof(res->msg), fmt, ap);
+}

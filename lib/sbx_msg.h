@@ -2,6 +2,7 @@
 #ifndef SANDBOXD_SBX_MSG_H
 #define SANDBOXD_SBX_MSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "sandboxd_imsg.h"
@@ -22,5 +23,7 @@ int	sbx_exec_pack(struct sbx_exec_req *, char *const *, char *const *);
 /* Point argv/envp (NULL-terminated, SBX_EXEC_MAX_ARGS+1) into req. */
 void	sbx_exec_unpack(struct sbx_exec_req *, char **, char **);
 const char *sbx_reason_name(unsigned int);
+void	sbx_result_vset(struct ctl_result *, const char *, int, const char *,
+	    va_list) __attribute__((format(printf, 4, 0)));
 
 #endif

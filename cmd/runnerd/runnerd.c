@@ -53,11 +53,8 @@ runnerd_result(uint32_t peerid, const char *corr, int error,
 	struct ctl_result	 res;
 	va_list			 ap;
 
-	memset(&res, 0, sizeof(res));
-	strlcpy(res.corr, corr, sizeof(res.corr));
-	res.error = error;
 	va_start(ap, fmt);
-	vsnprintf(res.msg, sizeof(res.msg), fmt, ap);
+	sbx_result_vset(&res, corr, error, fmt, ap);
 	va_end(ap);
 	if (error != 0)
 		log_info("%s", res.msg);

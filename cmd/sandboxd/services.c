@@ -859,11 +859,8 @@ svc_result(uint32_t client, const char *corr, int error, const char *fmt,
 	struct ctl_result	 res;
 	va_list			 ap;
 
-	memset(&res, 0, sizeof(res));
-	strlcpy(res.corr, corr, sizeof(res.corr));
-	res.error = error;
 	va_start(ap, fmt);
-	vsnprintf(res.msg, sizeof(res.msg), fmt, ap);
+	sbx_result_vset(&res, corr, error, fmt, ap);
 	va_end(ap);
 	control_relay(client, IMSG_CTL_RESULT, &res, sizeof(res));
 }
