@@ -4,20 +4,8 @@
 #   stdio_driver.py echo N SANDBOXCTL ARGS...    N requests, some of 1 MB
 #   stdio_driver.py flood PIDS SANDBOXCTL ARGS... stop reading a while;
 #                                                 print each pid's RSS growth
+from framing import frame, read_frame
 import json, os, random, subprocess, sys, threading, time
-
-def read_frame(f):
-    head = b""
-    while not head.endswith(b"\r\n\r\n"):
-        c = f.read(1)
-        if not c:
-            return None
-        head += c
-    n = int(head.split(b":")[1])
-    return f.read(n)
-
-def frame(body):
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 def rss(pid):
     with open("/proc/%s/status" % pid) as f:

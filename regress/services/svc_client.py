@@ -7,20 +7,8 @@
 #   svc_client.py --bytes N SANDBOXCTL ARGS...
 # N echo requests with bodies of every byte value and sizes up to 256 KB;
 # prints how many came back byte for byte.
+from framing import frame, read_frame
 import json, random, subprocess, sys
-
-def frame(body):
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-def read_frame(f):
-    head = b""
-    while not head.endswith(b"\r\n\r\n"):
-        c = f.read(1)
-        if not c:
-            return None
-        head += c
-    n = int(head.split(b":")[1])
-    return f.read(n)
 
 def calls(spec, cmd):
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
