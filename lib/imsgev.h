@@ -9,8 +9,8 @@
 struct imsgev {
 	struct imsgbuf	 ibuf;
 	void		(*handler)(int, short, void *);
-	struct event	 ev;
-	short		 events;
+	struct event	 ev;		/* read, persistent */
+	struct event	 evw;		/* write, armed while queued */
 	void		*data;
 };
 
