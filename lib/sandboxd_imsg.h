@@ -118,6 +118,7 @@ enum imsg_type {
 #define CTL_MSG_SIZE		256
 #define PROC_NAME_SIZE		16
 #define PROC_USER_SIZE		33
+#define PROC_CAPS_SIZE		1024
 
 struct ctl_request {
 	char		corr[CORR_ID_SIZE];	/* "" = let the master pick */
@@ -143,6 +144,7 @@ struct ctl_proc_status {
 	char		user[PROC_USER_SIZE];
 	uint64_t	cap_eff;
 	uint64_t	cap_bnd;
+	char		caps[PROC_CAPS_SIZE];	/* cap_eff by name */
 	uint32_t	seccomp;		/* /proc Seccomp: 0, 1, 2 */
 	uint32_t	nonewprivs;
 	uint32_t	restarts;

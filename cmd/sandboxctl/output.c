@@ -1,5 +1,4 @@
 /* Printing replies: a table for people, JSON lines with -j. */
-#include <cap-ng.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,46 +46,6 @@ seccomp_name(uint32_t mode)
 	return ("unknown");
 }
 
-static void
-caps_join(uint64_t caps, int last, char *buf, size_t len)
-{
-	const char	*name;
-	int		 i;
-
-	for (i = 0; i <= last; i++) {
-		if ((caps & (1ULL << i)) == 0)
-			continue;
-		if (buf[0] != '\0' && buf[strlen(buf) - 1] != ' ')
-			strlcat(buf, ",", len);
-		name = capng_capability_to_name(i);
-		strlcat(buf, name != NULL ? name : "?", len);
-	}
-}
-
-/*
- * "none", the names joined by commas, or for a set holding most of
- * them "all" and what is missing, which is what a reader looks for.
- */
-static void
-caps_names(uint64_t caps, char *buf, size_t len)
-{
-	uint64_t	 full;
-	int		 last = CAP_LAST_CAP;
-
-	buf[0] = '\0';
-	full = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
-	caps &= full;
-	if (caps == 0)
-		strlcpy(buf, "none", len);
-	else if (caps == full)
-		strlcpy(buf, "all", len);
-	else if (__builtin_popcountll(caps) > (last + 1) / 2) {
-		strlcpy(buf, "all except ", len);
-		caps_join(full & ~caps, last, buf, len);
-	} else
-		caps_join(caps, last, buf, len);
-}
-
 void
 show_status_header(void)
 {
@@ -121,11 +80,8 @@ show_proc_json(const struct ctl_proc_status *ps, const char *caps)
 void
 show_proc_status(const struct ctl_proc_status *ps)
 {
-	char	 caps[1024];
-
-	caps_names(ps->cap_eff, caps, sizeof(caps));
 	if (json) {
-		show_proc_json(ps, caps);
+		show_proc_json(ps, ps->caps);
 		return;
 	}
 	if (ps->pid <= 0) {
@@ -138,7 +94,7 @@ show_proc_status(const struct ctl_proc_status *ps)
 	    ps->name, ps->pid, ps->user[0] ? ps->user : "?",
 	    seccomp_name(ps->seccomp), ps->nonewprivs, ps->restarts,
 	    (long long)ps->uptime, (unsigned long long)ps->conf_generation,
-	    state_name(ps->state), caps);
+	    state_name(ps->state), ps->caps);
 }
 
 void

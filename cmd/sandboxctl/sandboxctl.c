@@ -130,6 +130,11 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_PROC_STATUS:
 		REPLY_GET(imsg, ps);
+		if (memchr(ps.caps, '\0', sizeof(ps.caps)) == NULL ||
+		    memchr(ps.name, '\0', sizeof(ps.name)) == NULL ||
+		    memchr(ps.user, '\0', sizeof(ps.user)) == NULL ||
+		    memchr(ps.root, '\0', sizeof(ps.root)) == NULL)
+			errx(1, "malformed status reply");
 		show_proc_status(&ps);
 		return (0);
 	case IMSG_CTL_SANDBOX:

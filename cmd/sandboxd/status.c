@@ -1,6 +1,7 @@
 /* What the kernel says about a process: ids, capabilities, seccomp. */
 #include <sys/types.h>
 
+#include <cap-ng.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -29,6 +30,46 @@ status_parse_line(struct ctl_proc_status *ps, const char *line)
 		ps->nonewprivs = u;
 }
 
+static void
+caps_join(uint64_t caps, int last, char *buf, size_t len)
+{
+	const char	*name;
+	int		 i;
+
+	for (i = 0; i <= last; i++) {
+		if ((caps & (1ULL << i)) == 0)
+			continue;
+		if (buf[0] != '\0' && buf[strlen(buf) - 1] != ' ')
+			strlcat(buf, ",", len);
+		name = capng_capability_to_name(i);
+		strlcat(buf, name != NULL ? name : "?", len);
+	}
+}
+
+/*
+ * "none", the names joined by commas, or for a set holding most of
+ * them "all" and what is missing, which is what a reader looks for.
+ */
+static void
+caps_names(uint64_t caps, char *buf, size_t len)
+{
+	uint64_t	 full;
+	int		 last = CAP_LAST_CAP;
+
+	buf[0] = '\0';
+	full = last >= 63 ? ~0ULL : (1ULL << (last + 1)) - 1;
+	caps &= full;
+	if (caps == 0)
+		strlcpy(buf, "none", len);
+	else if (caps == full)
+		strlcpy(buf, "all", len);
+	else if (__builtin_popcountll(caps) > (last + 1) / 2) {
+		strlcpy(buf, "all except ", len);
+		caps_join(full & ~caps, last, buf, len);
+	} else
+		caps_join(caps, last, buf, len);
+}
+
 void
 status_fill(struct ctl_proc_status *ps, const char *name, pid_t pid)
 {
@@ -38,6 +79,7 @@ status_fill(struct ctl_proc_status *ps, const char *name, pid_t pid)
 	ssize_t		 n;
 
 	strlcpy(ps->name, name, sizeof(ps->name));
+	strlcpy(ps->caps, "none", sizeof(ps->caps));
 	ps->pid = pid;
 	if (pid <= 0)
 		return;
@@ -49,6 +91,7 @@ status_fill(struct ctl_proc_status *ps, const char *name, pid_t pid)
 	while (fgets(line, sizeof(line), fp) != NULL)
 		status_parse_line(ps, line);
 	fclose(fp);
+	caps_names(ps->cap_eff, ps->caps, sizeof(ps->caps));
 	if ((pw = getpwuid(ps->uid)) != NULL)
 		strlcpy(ps->user, pw->pw_name, sizeof(ps->user));
 	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
