@@ -75,8 +75,6 @@ net_prepare(void)
 		log_warnx("%s: %s", __func__, err);
 		return;
 	}
-	/* Sandboxes without a network want one made ahead too. */
-	sandbox_spare();
 	runnerd_new_id(spare.id);
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.id, spare.id, sizeof(m.id));

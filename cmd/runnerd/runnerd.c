@@ -337,21 +337,36 @@ runnerd_destroy(struct rsandbox *rs)
 
 /*
  * Retire: what the caller waits for is that nothing of the sandbox
- * runs any more, so kill its pid 1 (the kernel takes the rest), answer,
- * and unmount and remove what it had once the event loop is free.
+ * runs any more, so kill its pid 1 (the kernel takes the rest) and
+ * answer.  Its unmounting and removal wait in the graveyard until pid 1
+ * is dead, which its pidfd says: pid 1's exit, with its namespaces and
+ * mounts, is the kernel's work on another CPU, and runnerd serves the
+ * next request meanwhile instead of waiting in poll(2).
  */
 static TAILQ_HEAD(, rsandbox)	 graveyard = TAILQ_HEAD_INITIALIZER(graveyard);
-static struct event		 ev_bury;
 
 static void
-runnerd_bury(int fd, short event, void *arg)
+runnerd_bury_one(struct rsandbox *rs)
+{
+	event_del(&rs->ev_grave);
+	TAILQ_REMOVE(&graveyard, rs, grave);
+	runnerd_teardown(rs);
+}
+
+static void
+runnerd_grave_ready(int fd, short event, void *arg)
+{
+	runnerd_bury_one(arg);
+}
+
+/* Everything in the graveyard, now: a clean stop. */
+static void
+runnerd_bury_all(void)
 {
 	struct rsandbox	*rs;
 
-	while ((rs = TAILQ_FIRST(&graveyard)) != NULL) {
-		TAILQ_REMOVE(&graveyard, rs, grave);
-		runnerd_teardown(rs);
-	}
+	while ((rs = TAILQ_FIRST(&graveyard)) != NULL)
+		runnerd_bury_one(rs);
 }
 
 /*
@@ -368,7 +383,7 @@ runnerd_id_busy(const char *id)
 		return (1);
 	TAILQ_FOREACH(rs, &graveyard, grave)
 		if (strcmp(rs->sb.id, id) == 0) {
-			runnerd_bury(-1, 0, NULL);
+			runnerd_bury_one(rs);
 			break;
 		}
 	return (0);
@@ -377,7 +392,7 @@ runnerd_id_busy(const char *id)
 static void
 runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
-	struct timeval	 tv = { 0, 0 };
+	struct timeval	 tv;
 
 	rs->retired = 1;
 	exec_kill_now(rs);
@@ -386,9 +401,13 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	if (rs->sb.init_pid > 0)
 		kill(rs->sb.init_pid, SIGKILL);
 	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
-	if (!evtimer_initialized(&ev_bury))
-		evtimer_set(&ev_bury, runnerd_bury, NULL);
-	evtimer_add(&ev_bury, &tv);
+	/* No pidfd, nothing to wait for; past the wait, teardown says so. */
+	tv.tv_sec = rs->sb.init_pidfd == -1 ? 0 : SBX_KILL_WAIT_MS / 1000;
+	tv.tv_usec = rs->sb.init_pidfd == -1 ? 0 :
+	    (SBX_KILL_WAIT_MS % 1000) * 1000;
+	event_set(&rs->ev_grave, rs->sb.init_pidfd, EV_READ,
+	    runnerd_grave_ready, rs);
+	event_add(&rs->ev_grave, &tv);
 	runnerd_result(peerid, corr, 0, "destroyed");
 	spare_soon();
 }
@@ -780,7 +799,7 @@ runnerd_shutdown(void)
 {
 	struct rsandbox	*rs, *next;
 
-	runnerd_bury(-1, 0, NULL);
+	runnerd_bury_all();
 	spare_drop();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);

@@ -89,6 +89,7 @@ enum rnet_state {
 struct rsandbox {
 	RB_ENTRY(rsandbox)	 entry;
 	TAILQ_ENTRY(rsandbox)	 grave;		/* killed, cleanup pending */
+	struct event		 ev_grave;	/* its pid 1 is dead */
 	int			 run_once;	/* sandboxctl run */
 	int			 retired;	/* on its way out */
 	char			 run_corr[CORR_ID_SIZE];

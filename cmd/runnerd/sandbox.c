@@ -39,9 +39,6 @@
 #define P_PIDFD		3
 #endif
 
-/* How long the kernel gets to empty a sandbox before we complain. */
-#define SBX_KILL_WAIT_MS	2000
-
 /* What a create has built, so that a failure undoes exactly that. */
 #define HAVE_INIT	0x01
 #define HAVE_DIRS	0x02
@@ -50,17 +47,6 @@
 #define HAVE_ALL	0x0f
 
 static void	sandbox_teardown(struct sandbox *, int, int);
-
-/*
- * A net namespace made ahead of the sandbox that takes it, while
- * runnerd has nothing else to do (after a destroy, at its start):
- * making one is the dearest step of a create, Linux sets up every
- * network subsystem in it.  Each is fresh and goes to exactly one
- * sandbox; runnerd steps into it only to make it and bring lo up.
- */
-static int	 sbx_spare_netns = -1;
-/* A NETLINK_ROUTE socket opened inside the spare, for netd. */
-static int	 sbx_spare_rtnl = -1;
 
 int
 sbx_fail(char *err, size_t len, const char *fmt, ...)
@@ -115,68 +101,48 @@ sbx_lo_up(char *err, size_t len)
 	return (rc);
 }
 
-/* No spare, no harm: pid 1 then makes its own. */
-static void
-sandbox_spare_netns(void)
-{
-	char	 err[SBX_MSG_SIZE];
-	int	 host, fd = -1;
-
-	if (sbx_spare_netns != -1)
-		return;
-	if ((host = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1) {
-		log_warn("%s: /proc/self/ns/net", __func__);
-		return;
-	}
-	if (unshare(CLONE_NEWNET) == -1) {
-		log_warn("%s: unshare", __func__);
-		close(host);
-		return;
-	}
-	if (sbx_lo_up(err, sizeof(err)) == -1)
-		log_warnx("%s: %s", __func__, err);
-	else if ((fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
-		log_warn("%s: /proc/self/ns/net", __func__);
-	else if ((sbx_spare_rtnl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-	    NETLINK_ROUTE)) == -1)
-		log_warn("%s: netlink socket", __func__);
-	if (setns(host, CLONE_NEWNET) == -1)
-		fatal("%s: back to the host's net namespace", __func__);
-	close(host);
-	sbx_spare_netns = fd;
-}
-
-static void
-sandbox_spare_close(void)
-{
-	if (sbx_spare_netns != -1)
-		close(sbx_spare_netns);
-	if (sbx_spare_rtnl != -1)
-		close(sbx_spare_rtnl);
-	sbx_spare_netns = sbx_spare_rtnl = -1;
-}
-
-void
-sandbox_spare(void)
-{
-	sandbox_spare_netns();
-}
-
+/*
+ * A net namespace for netd's next veth, which net.c has made ahead of
+ * demand: made here, lo up, with a NETLINK_ROUTE socket opened inside
+ * for netd.  A sandbox without a network has its pid 1 make its own,
+ * on pid 1's time rather than runnerd's event loop: it is the dearest
+ * step of a create, Linux sets up every network subsystem in it.
+ */
 int
 sandbox_net_take(int *netns, int *rtnl, char *err, size_t len)
 {
-	if (sbx_spare_netns == -1 || sbx_spare_rtnl == -1) {
-		sandbox_spare_close();
-		sandbox_spare_netns();
+	int	 host, fd = -1, nl = -1, rc = -1;
+
+	if ((host = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: /proc/self/ns/net: %s",
+		    __func__, strerror(errno)));
+	if (unshare(CLONE_NEWNET) == -1) {
+		sbx_fail(err, len, "%s: unshare: %s", __func__,
+		    strerror(errno));
+		close(host);
+		return (-1);
 	}
-	if (sbx_spare_netns == -1 || sbx_spare_rtnl == -1) {
-		sandbox_spare_close();
-		return (sbx_fail(err, len, "%s: no net namespace could be "
-		    "made", __func__));
+	if (sbx_lo_up(err, len) == -1)
+		;
+	else if ((fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) == -1)
+		sbx_fail(err, len, "%s: /proc/self/ns/net: %s", __func__,
+		    strerror(errno));
+	else if ((nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+	    NETLINK_ROUTE)) == -1)
+		sbx_fail(err, len, "%s: netlink socket: %s", __func__,
+		    strerror(errno));
+	else
+		rc = 0;
+	if (setns(host, CLONE_NEWNET) == -1)
+		fatal("%s: back to the host's net namespace", __func__);
+	close(host);
+	if (rc == -1) {
+		if (fd != -1)
+			close(fd);
+		return (-1);
 	}
-	*netns = sbx_spare_netns;
-	*rtnl = sbx_spare_rtnl;
-	sbx_spare_netns = sbx_spare_rtnl = -1;
+	*netns = fd;
+	*rtnl = nl;
 	return (0);
 }
 
@@ -405,8 +371,6 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 	struct init_args	 ia;
 	char			 root[CONF_PATH_SIZE];
 	int			 pidfd = -1;
-	int			 netns = spec->netns != -1 ? spec->netns :
-				    sbx_spare_netns;
 	pid_t			 pid;
 
 	sbx_join(root, sizeof(root), sb->dir, "root");
@@ -423,12 +387,9 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 		ia.root = root;
 		ia.workspace = sb->workspace;
 		ia.sock = sock;
-		ia.netns = netns;
+		ia.netns = spec->netns;
 		init_main_child(&ia);
 	}
-	/* pid 1 holds it now: it is this sandbox's, whatever happens. */
-	if (netns != -1 && spec->netns == -1)
-		sandbox_spare_close();
 	sb->init_pid = pid;
 	sb->init_pidfd = pidfd;
 	return (0);
@@ -752,7 +713,6 @@ void
 sandbox_destroy(struct sandbox *sb, int keep)
 {
 	sandbox_teardown(sb, HAVE_ALL, keep);
-	sandbox_spare_netns();
 }
 
 /* A previous runnerd's pid 1s died with it; their directories did not. */
@@ -784,7 +744,6 @@ sandbox_reconcile(const char *state_dir)
 		log_warnx("%s", err);
 	cgroup_set_instance(state_dir);
 	cgroup_reconcile();
-	sandbox_spare_netns();
 	if ((d = opendir(state_dir)) == NULL) {
 		log_warn("%s: %s", __func__, state_dir);
 		return;
@@ -798,6 +757,5 @@ sandbox_reconcile(const char *state_dir)
 void
 sandbox_shutdown(void)
 {
-	sandbox_spare_close();
 	cgroup_remove_instance();
 }

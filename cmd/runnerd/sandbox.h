@@ -15,6 +15,8 @@
 
 #define SANDBOX_ID_SIZE		SBX_ID_SIZE	/* 16 hex digits */
 #define SANDBOX_CGROUP_NAME	"sandboxd"
+/* How long the kernel gets to empty a sandbox before we complain. */
+#define SBX_KILL_WAIT_MS	2000
 
 /* What a sandbox is built from; the caller owns everything in it. */
 struct sandbox_spec {
@@ -121,7 +123,6 @@ void	sandbox_destroy(struct sandbox *, int);
  */
 int	sandbox_net_take(int *, int *, char *, size_t);
 /* Make the net namespace of the next create now, if there is none. */
-void	sandbox_spare(void);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
 /* At a clean stop, after every sandbox is destroyed. */

@@ -152,6 +152,10 @@ for l in sys.stdin:
         print(r[sys.argv[2]])' "$1" "$2"
 }
 
+# state_dir: the state directory as runnerd sees it.  runnerd mounts
+# a tmpfs on it in the suite's mount namespace, which the test is not in.
+state_dir() { echo "/proc/$(child_field runnerd pid)/root$T/state"; }
+
 # proc_status PID FIELD: a field of /proc/PID/status.
 proc_status() {
 	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"

@@ -24,7 +24,7 @@ group=$(cgroup_group)
 # Spares: sandbox directories that ps does not list.
 spares() {
 	ctl ps | tail -n +2 | awk '{ print $1 }' | sort > "$T/live"
-	ls "$T/state" | grep -v '^kept$' | sort | comm -23 - "$T/live"
+	ls "$(state_dir)" | grep -v '^kept$' | sort | comm -23 - "$T/live"
 }
 nspares() { spares | wc -l; }
 one_spare() { [ "$(nspares)" = 1 ]; }
@@ -49,7 +49,7 @@ rebuilt() { s=$(spares); [ -n "$s" ] && [ "$s" != "$old" ]; }
 check "a reload drops the spare and builds a new one" wait_for 5 rebuilt
 id=$(sbx_create)
 is "$(pidsmax "$id")" 77 "the next sandbox has the new policy's limits"
-check "the old spare's directory is gone" [ ! -e "$T/state/$old" ]
+check "the old spare's directory is gone" [ ! -e "$(state_dir)/$old" ]
 ctl destroy "$id" >/dev/null
 
 # Another policy asked for: the spares turn to it.

@@ -1002,10 +1002,8 @@ test_second(struct sandbox *a)
 	struct policy_msg	 p;
 	struct sandbox		 b;
 	char			 err[256], ua[64];
-	int			 spare;
 
 	policy(&p, "second");
-	spare = sbx_spare_netns != -1;
 	if (make(&b, &p, NULL, 0, err, sizeof(err)) == -1) {
 		ok(0, "create: %s", err);
 		return;
@@ -1013,9 +1011,8 @@ test_second(struct sandbox *a)
 	strlcpy(ua, sh(a, "id -u")->out, sizeof(ua));
 	ok(strcmp(ua, sh(&b, "id -u")->out) != 0, "two live sandboxes have "
 	    "different uids");
-	/* a took the net namespace made ahead, b (none left) its own. */
 	strlcpy(ua, sh(a, "readlink /proc/self/ns/net")->out, sizeof(ua));
-	ok(!spare && strcmp(ua, sh(&b, "readlink /proc/self/ns/net")->out) !=
+	ok(strcmp(ua, sh(&b, "readlink /proc/self/ns/net")->out) !=
 	    0, "two live sandboxes have different net namespaces");
 	is(sh(&b, "python3 -c 'import socket; s = socket.create_server("
 	    "(\"127.0.0.1\", 0)); c = socket.create_connection("
@@ -1071,24 +1068,20 @@ test_fd_budget(void)
 	struct policy_msg	 p;
 	struct sandbox		 sb[10];
 	char			 err[256];
-	int			 i, n0, n1, made = 0, spare;
+	int			 i, n0, n1, made = 0;
 
 	policy(&p, "budget");
 	n0 = count_fds();
-	/* The first takes the net namespace made ahead, and its fds. */
-	spare = (sbx_spare_netns != -1) + (sbx_spare_rtnl != -1);
 	for (i = 0; i < 10; i++)
 		if (make(&sb[i], &p, NULL, 0, err, sizeof(err)) == 0)
 			made++;
-	n1 = count_fds() + spare;
+	n1 = count_fds();
 	ok(made == 10 && n1 - n0 == 40, "ten live sandboxes hold %d fds: four "
 	    "each", n1 - n0);
 	for (i = 0; i < made; i++)
 		sandbox_destroy(&sb[i], 0);
-	ok(count_fds() - (sbx_spare_netns != -1) - (sbx_spare_rtnl != -1) ==
-	    n0 - spare, "and give them back (%d fds, %d before)",
-	    count_fds() - (sbx_spare_netns != -1) - (sbx_spare_rtnl != -1),
-	    n0 - spare);
+	ok(count_fds() == n0, "and give them back (%d fds, %d before)",
+	    count_fds(), n0);
 }
 
 /*
@@ -1114,11 +1107,6 @@ test_reconcile(void)
 		return;
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
-		/* The net namespace made ahead stays the parent's alone. */
-		if (sbx_spare_netns != -1) {
-			close(sbx_spare_netns);
-			sbx_spare_netns = -1;
-		}
 		if (make(&sb, &p, NULL, 0, err, sizeof(err)) == 0 &&
 		    startv(&sb, argv, NULL, -1, &fd, &r) != -1)
 			(void)write(rp[1], "x", 1);

@@ -13,7 +13,7 @@ check "suite starts" suite_start
 rpid=$(child_field runnerd pid)
 # One sandbox is built ahead of demand (prebuild 1, the default): it is
 # all that may be there when no sandbox is.
-sbxdirs() { ls $T/state | grep -v '^kept$' | wc -l; }
+sbxdirs() { ls "$(state_dir)" | grep -v '^kept$' | wc -l; }
 spare_only() { [ "$(sbxdirs)" = 1 ]; }
 wait_for 5 spare_only
 # Mounts of this instance only: suites running beside it mount too.
