@@ -793,12 +793,19 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 	spare_soon();
 }
 
-/* A clean stop destroys every sandbox: no mount, cgroup or dir stays. */
+/*
+ * A clean stop destroys every sandbox: no mount, cgroup or dir stays.
+ * Every pid 1 is killed first, so that the kernel empties them all at
+ * once and each teardown finds its own done: one by one, 4000 sandboxes
+ * took longer than the master waits for a child's stop.
+ */
 static void
 runnerd_shutdown(void)
 {
 	struct rsandbox	*rs, *next;
 
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		sandbox_kill(&rs->sb);
 	runnerd_bury_all();
 	spare_drop();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)

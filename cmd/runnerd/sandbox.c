@@ -635,6 +635,15 @@ sandbox_kill_init(struct sandbox *sb)
 	sb->init_pidfd = -1;
 }
 
+/* Kill pid 1, and so the sandbox, without waiting for it. */
+void
+sandbox_kill(struct sandbox *sb)
+{
+	if (sb->init_pidfd != -1 && syscall(SYS_pidfd_send_signal,
+	    sb->init_pidfd, SIGKILL, NULL, 0) == -1 && errno != ESRCH)
+		log_warn("%s: sandbox %s: pidfd_send_signal", __func__, sb->id);
+}
+
 static void
 sandbox_keep_workspace(struct sandbox *sb)
 {

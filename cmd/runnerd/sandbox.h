@@ -122,6 +122,7 @@ void	sandbox_destroy(struct sandbox *, int);
  * now if none is ready.  The caller owns both.
  */
 int	sandbox_net_take(int *, int *, char *, size_t);
+void	sandbox_kill(struct sandbox *);
 /* Make the net namespace of the next create now, if there is none. */
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);

@@ -196,6 +196,11 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 void
 spare_drop(void)
 {
+	size_t	 i;
+
+	/* All die at once; each teardown then finds its pid 1 gone. */
+	for (i = 0; i < nspares; i++)
+		sandbox_kill(&spares[i]->sb);
 	while (nspares > 0)
 		spare_free(spares[--nspares]);
 }

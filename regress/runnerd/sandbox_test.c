@@ -681,6 +681,33 @@ test_zygote(struct sandbox *sb)
 	free(m.pids);
 }
 
+/* Processes of the sandbox that ignore SIGTERM (SigIgn bit 15). */
+static int
+nignoring_term(struct sandbox *sb)
+{
+	pid_t		*pids;
+	size_t		 i, n;
+	char		 path[64], line[256];
+	unsigned long long ign;
+	FILE		*fp;
+	int		 count = 0;
+
+	if (cgroup_procs(sb->id, &pids, &n) == -1)
+		return (0);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pids[i]);
+		if ((fp = fopen(path, "r")) == NULL)
+			continue;
+		while (fgets(line, sizeof(line), fp) != NULL)
+			if (sscanf(line, "SigIgn: %llx", &ign) == 1 &&
+			    (ign & (1ULL << (SIGTERM - 1))))
+				count++;
+		fclose(fp);
+	}
+	free(pids);
+	return (count);
+}
+
 static void
 test_signal_all(struct sandbox *sb)
 {
@@ -696,7 +723,9 @@ test_signal_all(struct sandbox *sb)
 		ok(0, "spawn: %s", r.out);
 		return;
 	}
-	for (i = 0; i < 100 && sandbox_nprocs(sb) < 5; i++)
+	/* Until the subshell has run its trap: counting is not enough. */
+	for (i = 0; i < 100 && (sandbox_nprocs(sb) < 5 ||
+	    nignoring_term(sb) == 0); i++)
 		sbx_sleep_ms(20);
 	ok(sandbox_nprocs(sb) >= 5, "nprocs counts every process but pid 1 "
 	    "(%d)", sandbox_nprocs(sb));
