@@ -6,7 +6,7 @@
 # requests get clear errors; a reload starts and stops declared ones.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 40
+plan 42
 setup_users
 S=$ROOT/regress/services
 write_conf "
@@ -81,6 +81,20 @@ sleep 3
 r2=$(proc_status "$rpid" VmRSS); m2=$(proc_status "$SBX_PID" VmRSS)
 check "a service flooding stderr: runnerd ${r1} then ${r2} kB, the master ${m1} then ${m2} kB" \
     test "$r2" -lt $((r1 + 4096)) -a "$m2" -lt $((m1 + 4096))
+# The master stopped: runnerd stops reading the service's stderr once 64
+# messages wait for the master, instead of queueing without bound; the
+# service then blocks on its full pipe.  It goes on when the master does.
+ypid=$(svc_field errflood pid)
+wchar() { awk '$1 == "wchar:" { print $2 }' /proc/$ypid/io; }
+kill -STOP $SBX_PID
+sleep 1
+w1=$(wchar); sleep 1; w2=$(wchar); r3=$(proc_status "$rpid" VmRSS)
+kill -CONT $SBX_PID
+sleep 1
+w3=$(wchar)
+check "the master stopped: the service's writes stop (${w1} then ${w2} bytes), runnerd ${r2} then ${r3} kB" \
+    test "$w1" = "$w2" -a "$r3" -lt $((r2 + 8192))
+check "... and go on once it runs again (${w3} bytes)" test "$w3" -gt "$w2"
 ctl service stop errflood >/dev/null
 check "... the master took it all along: the stop line has its last lines" \
     contains "$($A errflood field service.stop stderr)" '^\["flooding", "flooding", '
