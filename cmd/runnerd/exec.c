@@ -528,7 +528,10 @@ exec_env_timeout(int fd, short event, void *arg)
 {
 	struct rexec	*e = arg;
 
-	if (e->env->ready)
+	if (e->env->ready && e->rs->building)
+		exec_fail(e, ETIMEDOUT, "the sandbox's pid 1 did not finish "
+		    "building it in time");
+	else if (e->env->ready)
 		exec_fail(e, ETIMEDOUT, "netd did not set the network up in "
 		    "time");
 	else
@@ -614,8 +617,8 @@ exec_env_ready(const struct env_ready *r, int broker)
 	else if (r->envc != e->env->count || r->env_len != e->env->len)
 		exec_fail(e, EPROTO, "the environment from envd came "
 		    "incomplete");
-	else if (e->rs->net == RNET_PENDING) {
-		/* It starts when netd has set the network up. */
+	else if (!runnerd_ready(e->rs)) {
+		/* It starts when pid 1 and netd are done. */
 		e->env->ready = 1;
 		e->env->broker = broker;
 		return;
@@ -625,9 +628,9 @@ exec_env_ready(const struct env_ready *r, int broker)
 		close(broker);
 }
 
-/* The network is up: the execs that had their environment start. */
+/* Built and networked: the execs that had their environment start. */
 void
-exec_net_ready(struct rsandbox *rs)
+exec_sandbox_ready(struct rsandbox *rs)
 {
 	struct rexec	*e, *next;
 	int		 broker;
@@ -774,7 +777,9 @@ exec_kill_now(struct rsandbox *rs)
 	struct rexec	*e, *next;
 
 	if (rs->ev_events_set) {
-		exec_events(rs);
+		/* While it builds, pid 1's socket carries no exec's end. */
+		if (!rs->building)
+			exec_events(rs);
 		if (rs->ev_events_set)
 			event_del(&rs->ev_events);
 		rs->ev_events_set = 0;

@@ -133,10 +133,10 @@ runnerd_fs_rules(const char *policy, size_t *n)
 	return (rules);
 }
 
-/* Built, or (!wait) begun: sandbox_create_finish completes it. */
+/* Begun: sandbox_create_finish completes it when pid 1 reports. */
 int
 runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
-    int wait, char *err, size_t errlen)
+    char *err, size_t errlen)
 {
 	struct sandbox_spec	 spec;
 	struct fs_rule_msg	*rules;
@@ -152,8 +152,7 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
 	spec.netns = netns;
 	spec.fs_rules = rules = runnerd_fs_rules(pol->m.name,
 	    &spec.nfs_rules);
-	rc = wait ? sandbox_create(&rs->sb, &spec, err, errlen) :
-	    sandbox_create_begin(&rs->sb, &spec, err, errlen);
+	rc = sandbox_create_begin(&rs->sb, &spec, err, errlen);
 	free(rules);
 	return (rc);
 }
@@ -250,7 +249,89 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	return (rs);
 }
 
-/* Build it; on failure, nothing of it is left and the caller heard. */
+/* Built, and its network up (or none asked for): execs may start. */
+int
+runnerd_ready(const struct rsandbox *rs)
+{
+	return (!rs->building && rs->net != RNET_PENDING);
+}
+
+/*
+ * Ready now: a create that waited is answered, execs that had their
+ * environment start.
+ */
+static void
+runnerd_settle(struct rsandbox *rs)
+{
+	struct sbx_info	 info;
+
+	if (!runnerd_ready(rs))
+		return;
+	if (rs->create_pending) {
+		rs->create_pending = 0;
+		runnerd_info(rs, &info);
+		runnerd_reply(IMSG_CTL_SANDBOX, rs->create_peerid, &info,
+		    sizeof(info));
+		runnerd_result(rs->create_peerid, rs->corr, 0, "%s",
+		    rs->sb.id);
+		spare_soon();
+	}
+	exec_sandbox_ready(rs);
+}
+
+/* A sandbox that could not be built: its creator and execs hear why. */
+static void
+runnerd_build_failed(struct rsandbox *rs, const char *err)
+{
+	uint32_t	 peerid = rs->create_pending ? rs->create_peerid :
+			    rs->owner;
+
+	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	net_end(rs);
+	exec_discard(rs);
+	runnerd_env_announce(rs, 1);
+	uid_free(&runnerd_conf->global, rs->sb.uid);
+	runnerd_result(peerid, rs->corr, EIO, "create: %s", err);
+	free(rs);
+}
+
+/*
+ * pid 1 has reported: the sandbox is whole, or was torn down with the
+ * reason.  Heard as an event, so that runnerd serves everyone else
+ * while a pid 1 builds (a cgroup move alone may wait 20 ms on an RCU
+ * grace period).
+ */
+static void
+runnerd_built(int fd, short event, void *arg)
+{
+	struct rsandbox	*rs = arg;
+	char		 err[256];
+
+	event_del(&rs->ev_events);
+	rs->ev_events_set = 0;
+	rs->building = 0;
+	if (sandbox_create_finish(&rs->sb, err, sizeof(err)) == -1) {
+		runnerd_build_failed(rs, err);
+		return;
+	}
+	runnerd_env_announce(rs, 0);
+	runnerd_settle(rs);
+}
+
+static void
+runnerd_wait_built(struct rsandbox *rs)
+{
+	rs->building = 1;
+	event_set(&rs->ev_events, rs->sb.sock, EV_READ, runnerd_built, rs);
+	event_add(&rs->ev_events, NULL);
+	rs->ev_events_set = 1;
+}
+
+/*
+ * Begin it; on failure, nothing of it is left and the caller heard.
+ * The create is answered, and its execs start, once pid 1 has reported
+ * and netd has set the network up (runnerd_settle).
+ */
 static int
 runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
     struct sbx_create_req *req, uint32_t peerid)
@@ -264,7 +345,7 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 		rc = 0;
 	else if ((rc = net_begin(rs, req, &pol->m, &netns, err,
 	    sizeof(err))) == 0)
-		rc = runnerd_build(rs, pol, netns, 1, err, sizeof(err));
+		rc = runnerd_build(rs, pol, netns, err, sizeof(err));
 	if (netns != -1)
 		close(netns);
 	if (rc == -1) {
@@ -280,34 +361,34 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	rs->ephemeral = req->ephemeral;
 	rs->created = time(NULL);
 	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
-	runnerd_env_announce(rs, 0);
 	log_setcorr(req->corr);
 	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id,
 	    pol->m.name, (unsigned int)rs->sb.uid);
 	log_setcorr(NULL);
-	if (rs->net == RNET_PENDING && !rs->run_once) {
-		/* create answers once the network is there. */
+	if (rs->run_once) {
+		/* sandbox.create comes first, whatever is still to come. */
+		runnerd_info(rs, &info);
+		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
+	} else {
 		rs->create_pending = 1;
 		rs->create_peerid = peerid;
-		return (0);
 	}
-	runnerd_info(rs, &info);
-	runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
-	if (!rs->run_once)
-		spare_soon();
+	if (!rs->prebuilt || rs->building)
+		runnerd_wait_built(rs);
+	else
+		runnerd_env_announce(rs, 0);
+	runnerd_settle(rs);
 	return (0);
 }
 
-static struct rsandbox *
+static void
 runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 {
 	struct rsandbox		*rs;
 	struct conf_policy	*pol;
 
-	if ((rs = runnerd_alloc(req, peerid, &pol)) == NULL ||
-	    runnerd_make(rs, pol, req, peerid) == -1)
-		return (NULL);
-	return (rs);
+	if ((rs = runnerd_alloc(req, peerid, &pol)) != NULL)
+		(void)runnerd_make(rs, pol, req, peerid);
 }
 
 /* Everything of the sandbox but its place in the tree. */
@@ -435,26 +516,18 @@ runnerd_exec_failed(struct rsandbox *rs)
 void
 runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
 {
-	struct sbx_info	 info;
-
+	if (error == 0) {
+		runnerd_settle(rs);
+		return;
+	}
 	if (rs->create_pending) {
 		rs->create_pending = 0;
-		if (error != 0) {
-			runnerd_result(rs->create_peerid, rs->corr, error,
-			    "create: network: %s", msg);
-			runnerd_destroy(rs);
-			return;
-		}
-		runnerd_info(rs, &info);
-		runnerd_reply(IMSG_CTL_SANDBOX, rs->create_peerid, &info,
-		    sizeof(info));
-		runnerd_result(rs->create_peerid, rs->corr, 0, "%s",
-		    rs->sb.id);
+		runnerd_result(rs->create_peerid, rs->corr, error,
+		    "create: network: %s", msg);
+		runnerd_destroy(rs);
+		return;
 	}
-	if (error != 0)
-		exec_net_failed(rs, error, msg);
-	else
-		exec_net_ready(rs);
+	exec_net_failed(rs, error, msg);
 }
 
 /*
@@ -596,6 +669,12 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 		close(fd);
 		return;
 	}
+	if (rs->building) {
+		runnerd_result(peerid, req.corr, EAGAIN, "sandbox %s is still "
+		    "being built; try again", rs->sb.id);
+		close(fd);
+		return;
+	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
 }
@@ -694,9 +773,7 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_CREATE:
 		RUN_GET(imsg, creq);
 		runnerd_check(sbx_check_create(&creq, err, sizeof(err)), err);
-		if ((rs = runnerd_create(&creq, peerid)) != NULL &&
-		    !rs->create_pending)
-			runnerd_result(peerid, creq.corr, 0, "%s", rs->sb.id);
+		runnerd_create(&creq, peerid);
 		break;
 	case IMSG_RUN_RUN:
 		if ((rreq = malloc(sizeof(*rreq))) == NULL)

@@ -108,6 +108,7 @@ struct rsandbox {
 	uint32_t		 tap_uid;
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 prebuilt;	/* taken from spare.c */
+	int			 building;	/* pid 1 has not reported */
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
@@ -124,6 +125,7 @@ void	 runnerd_reply(uint32_t, uint32_t, const void *, size_t);
 void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 struct rsandbox *runnerd_find(const char *);
+int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
 void	 runnerd_env_send(uint32_t, int, const void *, size_t);
@@ -131,8 +133,8 @@ void	 runnerd_flush(void);
 
 void	 runnerd_net_ready(struct rsandbox *, int, const char *);
 void	 runnerd_new_id(char *);
-int	 runnerd_build(struct rsandbox *, struct conf_policy *, int, int,
-	    char *, size_t);
+int	 runnerd_build(struct rsandbox *, struct conf_policy *, int, char *,
+	    size_t);
 
 /* spare.c: sandboxes built ahead of demand */
 struct rsandbox *spare_take(const struct conf_policy *,
@@ -160,7 +162,7 @@ int	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);
 void	 exec_env_chunk(const struct env_chunk_hdr *, const char *);
 void	 exec_env_ready(const struct env_ready *, int);
 void	 exec_env_down(void);
-void	 exec_net_ready(struct rsandbox *);
+void	 exec_sandbox_ready(struct rsandbox *);
 void	 exec_net_failed(struct rsandbox *, int, const char *);
 void	 exec_discard(struct rsandbox *);
 void	 exec_abort(struct rexec *, uint32_t);

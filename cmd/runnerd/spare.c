@@ -119,7 +119,7 @@ spare_build(int fd, short event, void *arg)
 		free(rs);
 		return;
 	}
-	if (runnerd_build(rs, pol, -1, 0, err, sizeof(err)) == -1) {
+	if (runnerd_build(rs, pol, -1, err, sizeof(err)) == -1) {
 		log_warnx("%s: policy %s: %s", __func__, pol->m.name, err);
 		uid_free(&runnerd_conf->global, rs->sb.uid);
 		free(rs);
@@ -180,11 +180,15 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 	}
 	while (nspares > 0) {
 		rs = spares[--nspares];
-		/* Still building: wait for it, it is nearly there. */
-		if (spare_finish(rs) == -1)
-			continue;
-		if (spare_alive(rs))
+		/* Still building: the taker waits for it, not runnerd. */
+		if (spare_alive(rs)) {
+			if (rs->ev_events_set) {
+				event_del(&rs->ev_events);
+				rs->ev_events_set = 0;
+				rs->building = 1;
+			}
 			return (rs);
+		}
 		log_warnx("%s: sandbox %s built ahead had died", __func__,
 		    rs->sb.id);
 		spare_free(rs);
