@@ -175,7 +175,7 @@ struct sbx_create_req {
 	uint8_t		tap;		/* a tap device instead of a veth */
 	/*
 	 * Set by the master: the next sandbox of a service that was
-	 * running; its kept workspace carries over.
+	 * running; its kept workspace and its DNS pins carry over.
 	 */
 	uint8_t		restart;
 	uint8_t		pad;
@@ -411,13 +411,18 @@ struct net_setup {
 	char		policy[CONF_NAME_SIZE];
 	uint8_t		tap;
 	uint8_t		prepared;	/* its link came with NET_PREPARE */
-	uint8_t		pad[2];
+	/* A service's next sandbox: the pins the last one left, if any. */
+	uint8_t		carry_pins;
+	uint8_t		pad;
 	uint32_t	tap_uid;	/* owner of the tap */
 };
 
 struct net_id {
 	char		corr[CORR_ID_SIZE];
 	char		id[SBX_ID_SIZE];
+	/* TEARDOWN of a service's sandbox: netd holds its pins a while. */
+	uint8_t		hold_pins;
+	uint8_t		pad[3];
 };
 
 /*

@@ -22,9 +22,9 @@
  *
  * The next instance of a service that was running (a crash, its
  * watchdog, service restart, a reload, runnerd's death) is a restart:
- * its create says so, and its kept workspace (keep-workspace) carries
- * over.  service start, stop, the config dropping it and a new master
- * start it afresh.  runnerd hears
+ * its create says so, and its kept workspace (keep-workspace) and the
+ * DNS pins its last sandbox held carry over.  service start, stop, the
+ * config dropping it and a new master start it afresh.  runnerd hears
  * which services may keep a workspace (IMSG_RUN_SERVICES) when it
  * starts and whenever one stops for good.
  */

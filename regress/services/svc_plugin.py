@@ -6,6 +6,7 @@
 #                   or the broker's error, never the value
 #   connect {host, port}  a TCP connect; answers ok or the error
 #   whoami          answers its pid, uid and instance start time
+#   resolve {name}  its IPv4 address through the sandbox's resolver
 #   write {path, data, times}  writes data (times over) to the file
 #                   (a relative path is in /workspace)
 #   read {path}     answers the file's contents, or the error
@@ -101,6 +102,12 @@ def answer(req):
         sys.exit(p["code"])
     if m == "whoami":
         return {"pid": os.getpid(), "uid": os.getuid(), "started": started}
+    if m == "resolve":
+        try:
+            return socket.getaddrinfo(p["name"], 80, socket.AF_INET,
+                                      socket.SOCK_STREAM)[0][4][0]
+        except OSError as e:
+            return "failed: %s" % e.__class__.__name__
     if m in ("write", "read"):
         path = os.path.join("/workspace", p["path"])
         try:
