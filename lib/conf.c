@@ -556,6 +556,7 @@ conf_check_policy(const struct policy_msg *p, char *buf, size_t len)
 	if (check_polname(p->name, sizeof(p->name), 0, buf, len) == -1)
 		return (-1);
 	if (p->has_network > 1 || p->block_all > 1 || p->keep_failed > 1 ||
+	    p->keep_workspace > 1 ||
 	    p->egress > EGRESS_ALLOW || p->inbound > INBOUND_ALLOW)
 		return (fail(buf, len, "policy \"%s\": bad flag value",
 		    p->name));

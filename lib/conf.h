@@ -93,7 +93,8 @@ struct policy_msg {
 	uint8_t		keep_failed;
 	/* a service run under it: restart ..., watchdog */
 	uint8_t		restart;	/* enum policy_restart, on-failure */
-	uint8_t		pad[2];
+	uint8_t		keep_workspace;	/* across a service's restarts */
+	uint8_t		pad;
 	uint32_t	restart_max;	/* restarts within the window, 5 */
 	uint32_t	restart_window;	/* seconds, 600 */
 	uint32_t	watchdog;	/* seconds, 0 = none */

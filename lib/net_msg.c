@@ -26,7 +26,7 @@ net_check_setup(const struct net_setup *m, char *err, size_t len)
 	    sbx_check_id(m->id, sizeof(m->id)) == -1 ||
 	    memchr(m->policy, '\0', sizeof(m->policy)) == NULL ||
 	    m->policy[0] == '\0' || m->tap > 1 || m->prepared > 1 ||
-	    (m->tap && m->prepared))
+	    m->carry_pins > 1 || (m->tap && (m->prepared || m->carry_pins)))
 		return (net_fail(err, len, "net setup"));
 	return (0);
 }
@@ -35,7 +35,7 @@ int
 net_check_id(const struct net_id *m, char *err, size_t len)
 {
 	if (sbx_check_corr(m->corr, sizeof(m->corr)) == -1 ||
-	    sbx_check_id(m->id, sizeof(m->id)) == -1)
+	    sbx_check_id(m->id, sizeof(m->id)) == -1 || m->hold_pins > 1)
 		return (net_fail(err, len, "net id"));
 	return (0);
 }

@@ -68,6 +68,7 @@ enum imsg_type {
 	IMSG_RUN_CLIENT_GONE,		/* no payload: peerid went away */
 	IMSG_RUN_RUN,			/* struct sbx_run_req */
 	IMSG_RUN_STDIO,			/* struct sbx_stdio + fd; no reply */
+	IMSG_RUN_SERVICES,		/* struct run_services; no reply */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */
@@ -172,11 +173,25 @@ struct sbx_create_req {
 	char		policy[CONF_NAME_SIZE];	/* "" = "default" */
 	uint8_t		ephemeral;	/* destroyed when its client goes */
 	uint8_t		tap;		/* a tap device instead of a veth */
-	uint8_t		pad[2];
+	/*
+	 * Set by the master: the next sandbox of a service that was
+	 * running; its kept workspace and its DNS pins carry over.
+	 */
+	uint8_t		restart;
+	uint8_t		pad;
 	uint32_t	tap_uid;	/* set by the master: the caller's */
 	/* Set by the master for a service's sandboxes, "" otherwise. */
 	char		service[CONF_NAME_SIZE];
 	char		want_id[SBX_ID_SIZE];	/* this id, not a new one */
+};
+
+/*
+ * The services whose kept workspace (keep-workspace) runnerd is to
+ * keep: every other one goes, now or when its sandbox does.
+ */
+struct run_services {
+	uint32_t	count;
+	char		ids[CONF_SERVICES_MAX][SBX_ID_SIZE];
 };
 
 struct sbx_id_req {
@@ -396,13 +411,18 @@ struct net_setup {
 	char		policy[CONF_NAME_SIZE];
 	uint8_t		tap;
 	uint8_t		prepared;	/* its link came with NET_PREPARE */
-	uint8_t		pad[2];
+	/* A service's next sandbox: the pins the last one left, if any. */
+	uint8_t		carry_pins;
+	uint8_t		pad;
 	uint32_t	tap_uid;	/* owner of the tap */
 };
 
 struct net_id {
 	char		corr[CORR_ID_SIZE];
 	char		id[SBX_ID_SIZE];
+	/* TEARDOWN of a service's sandbox: netd holds its pins a while. */
+	uint8_t		hold_pins;
+	uint8_t		pad[3];
 };
 
 /*

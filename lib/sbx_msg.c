@@ -46,7 +46,8 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 	    (req->want_id[0] != '\0' &&
 	    sbx_check_id(req->want_id, sizeof(req->want_id)) == -1) ||
 	    memchr(req->want_id, '\0', sizeof(req->want_id)) == NULL ||
-	    req->ephemeral > 1 || req->tap > 1) {
+	    req->ephemeral > 1 || req->tap > 1 || req->restart > 1 ||
+	    (req->restart && req->service[0] == '\0')) {
 		snprintf(err, len, "malformed create request");
 		return (-1);
 	}
@@ -225,6 +226,23 @@ sbx_check_stdio(const struct sbx_stdio *m, char *err, size_t len)
 		snprintf(err, len, "malformed stdio request");
 		return (-1);
 	}
+	return (0);
+}
+
+int
+sbx_check_services(const struct run_services *m, char *err, size_t len)
+{
+	uint32_t	 i;
+
+	if (m->count > CONF_SERVICES_MAX) {
+		snprintf(err, len, "malformed service list");
+		return (-1);
+	}
+	for (i = 0; i < m->count; i++)
+		if (sbx_check_id(m->ids[i], sizeof(m->ids[i])) == -1) {
+			snprintf(err, len, "malformed service list");
+			return (-1);
+		}
 	return (0);
 }
 

@@ -18,6 +18,7 @@ int	sbx_check_run(const struct sbx_run_req *, char *, size_t);
 int	sbx_check_svc(const struct svc_req *, char *, size_t);
 int	sbx_check_file(const struct sbx_file_req *, char *, size_t);
 int	sbx_check_stdio(const struct sbx_stdio *, char *, size_t);
+int	sbx_check_services(const struct run_services *, char *, size_t);
 /* Pack argv and env into req; -1 if they do not fit. */
 int	sbx_exec_pack(struct sbx_exec_req *, char *const *, char *const *);
 /* Point argv/envp (NULL-terminated, SBX_EXEC_MAX_ARGS+1) into req. */

@@ -948,6 +948,7 @@ dp_open(const struct netd_params *p)
 	}
 	dp->p = *p;
 	RB_INIT(&dp->sbxs);
+	TAILQ_INIT(&dp->held);
 	if ((dp->ns = nft_sock_open()) == NULL ||
 	    (dp->b = nft_batch_new(dp->ns)) == NULL) {
 		log_warnx("%s: cannot open nf_tables", __func__);
@@ -964,6 +965,7 @@ dp_close(struct dp *dp)
 	if (dp == NULL)
 		return;
 	dp_sbx_free_all(dp);
+	dp_held_free_all(dp);
 	nft_batch_free(dp->b);
 	nft_sock_close(dp->ns);
 	free(dp);
@@ -1006,7 +1008,10 @@ dp_put_elem_msg(struct dp *dp, uint16_t type, uint16_t flags,
 			nftnl_set_elem_set_str(e, NFTNL_SET_ELEM_OBJREF,
 			    ifname);
 		}
-		if (type == NFT_MSG_NEWSETELEM && elems[i].ttl != 0)
+		if (type == NFT_MSG_NEWSETELEM && elems[i].timeout_ms != 0)
+			nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT,
+			    elems[i].timeout_ms);
+		else if (type == NFT_MSG_NEWSETELEM && elems[i].ttl != 0)
 			nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT,
 			    (uint64_t)elems[i].ttl * 1000);
 		nftnl_set_elem_add(s, e);

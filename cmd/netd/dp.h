@@ -56,6 +56,7 @@ struct dp_elem {
 	uint8_t		 key[DP_KEY_MAX];
 	uint32_t	 ttl;		/* pins: seconds, to add */
 	uint64_t	 expires;	/* pins: ms left, as dumped */
+	uint64_t	 timeout_ms;	/* pins: to add, when not ttl */
 };
 
 struct dp_pin {
@@ -80,14 +81,27 @@ struct dp_sbx {
 	struct dp_pins		 pins;
 	size_t			 npins;
 	time_t			 pins_pruned;	/* monotonic second */
+	char			 policy[CONF_NAME_SIZE];
 };
 RB_HEAD(dp_sbxs, dp_sbx);
+
+/* A service's pins between two of its sandboxes (dp_pins_hold). */
+struct dp_held {
+	TAILQ_ENTRY(dp_held)	 entry;
+	char			 id[NETD_ID_LEN + 1];
+	char			 policy[CONF_NAME_SIZE];
+	struct dp_pins		 pins;
+	size_t			 npins;
+};
+TAILQ_HEAD(dp_helds, dp_held);
 
 struct dp {
 	struct netd_params	 p;
 	struct nft_sock		*ns;
 	struct nft_batch	*b;
 	struct dp_sbxs		 sbxs;
+	struct dp_helds		 held;
+	size_t			 nheld;
 };
 
 typedef int	(*dp_elem_fn)(struct dp *, const struct dp_elem *, void *);
@@ -106,6 +120,7 @@ void		 dp_elem_ifname(const struct dp_elem *, char *);
 /* dp_sandbox.c */
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
 void		 dp_sbx_free_all(struct dp *);
+void		 dp_held_free_all(struct dp *);
 int		 dp_pin_elem(const struct netd_pin *, const char *,
 		    struct dp_elem *);
 

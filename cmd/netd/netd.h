@@ -141,6 +141,17 @@ int		 dp_sandbox_add(struct dp *, const struct netd_ident *,
 /* Remove everything of one sandbox; fine if it is already gone. */
 int		 dp_sandbox_del(struct dp *, const char *);
 int		 dp_sandbox_known(struct dp *, const char *);
+/*
+ * A service's sandbox goes (before dp_sandbox_del): its pins wait,
+ * out of the kernel, for the service's next sandbox of the same id.
+ */
+void		 dp_pins_hold(struct dp *, const char *, const char *);
+/*
+ * That next sandbox is added: carry, under the same policy, the pins
+ * still unexpired whose port its policy names, for their time left;
+ * else they are forgotten.
+ */
+void		 dp_pins_carry(struct dp *, const char *, const char *, int);
 /* Admit address . port for ttl; a repeat restarts the ttl. */
 int		 dp_pin_add(struct dp *, const char *,
 		    const struct netd_pin *);
@@ -221,6 +232,9 @@ int		 netd_sandbox_tap(struct netd *, const char *,
  * link and /30 wait for netd_reap(), off the hot path.
  */
 int		 netd_sandbox_down(struct netd *, const char *);
+/* Around down and up: a service's pins across its restart (dp_pins_*). */
+void		 netd_sandbox_hold_pins(struct netd *, const char *);
+void		 netd_sandbox_carry_pins(struct netd *, const char *, int);
 /*
  * For every sandbox down since: the links in one request, then their
  * conntrack entries, then the /30s are free again.

@@ -271,6 +271,24 @@ netd_sandbox_down(struct netd *n, const char *id)
 	return (0);
 }
 
+void
+netd_sandbox_hold_pins(struct netd *n, const char *id)
+{
+	const struct netd_ident	*p;
+
+	if ((p = ident_find(n->pool, id)) != NULL)
+		dp_pins_hold(n->dp, id, p->ifname);
+}
+
+void
+netd_sandbox_carry_pins(struct netd *n, const char *id, int carry)
+{
+	const struct netd_ident	*p;
+
+	if ((p = ident_find(n->pool, id)) != NULL)
+		dp_pins_carry(n->dp, id, p->ifname, carry);
+}
+
 /* Into the graveyard, or deleted alone if that fails. */
 static int
 netd_retire(struct netd *n, const char *ifname)

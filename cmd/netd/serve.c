@@ -240,6 +240,8 @@ serve_setup(const struct net_setup *m, int fd)
 		snprintf(r.msg, sizeof(r.msg), "netd could not set it up: %s",
 		    strerror(r.error));
 	} else {
+		if (!m->tap)
+			netd_sandbox_carry_pins(nd, m->id, m->carry_pins);
 		serve_ident(&ni, m->tap, &r.ident);
 		live_add(m->id, m->tap, 0);
 		log_debug("%s: %s: %s", __func__, m->id, ni.ifname);
@@ -301,6 +303,8 @@ serve_teardown(const struct net_id *m)
 	struct timeval	 tv = { 0, SERVE_REAP_MS * 1000 };
 
 	live_del(m->id);
+	if (m->hold_pins)
+		netd_sandbox_hold_pins(nd, m->id);
 	if (netd_sandbox_down(nd, m->id) == -1) {
 		if (errno != ENOENT)
 			log_warn("%s: %s", __func__, m->id);

@@ -170,6 +170,7 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 	strlcpy(m.policy, pol->name, sizeof(m.policy));
 	m.tap = req->tap;
 	m.tap_uid = req->tap_uid;
+	m.carry_pins = req->restart && req->service[0] != '\0' && !req->tap;
 	net_send(IMSG_NET_SETUP, 0, rtnl, &m, sizeof(m));
 	runnerd_flush();
 	rs->net = RNET_PENDING;
@@ -217,6 +218,8 @@ net_end(struct rsandbox *rs)
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, rs->corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	/* A service's pins wait in netd for its next sandbox. */
+	m.hold_pins = rs->service[0] != '\0';
 	net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
 	rs->net = RNET_NONE;
 }

@@ -152,6 +152,7 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
 	spec.netns = netns;
 	spec.fs_rules = rules = runnerd_fs_rules(pol->m.name,
 	    &spec.nfs_rules);
+	svcws_spec(rs, &spec);
 	rc = sandbox_create_begin(&rs->sb, &spec, err, errlen);
 	free(rules);
 	return (rc);
@@ -198,6 +199,14 @@ runnerd_env_announce(struct rsandbox *rs, int gone)
 
 static int	runnerd_id_busy(const char *);
 
+/* Its uid is free again, unless its service keeps it (svcws.c). */
+static void
+runnerd_uid_release(struct rsandbox *rs)
+{
+	if (!svcws_release(rs))
+		uid_free(&runnerd_conf->global, rs->sb.uid);
+}
+
 /* A sandbox's place: its id, uid and policy, not yet built. */
 static struct rsandbox *
 runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
@@ -240,7 +249,7 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	TAILQ_INIT(&rs->execs);
 	rs->sb.policy = (*polp)->m;
 	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
-	if (uid_alloc(&runnerd_conf->global, &rs->sb.uid) == -1) {
+	if (svcws_claim(rs, req, &(*polp)->m, &rs->sb.uid) == -1) {
 		free(rs);
 		runnerd_result(peerid, req->corr, EAGAIN,
 		    "no free sandbox uid in the configured range");
@@ -290,7 +299,7 @@ runnerd_build_failed(struct rsandbox *rs, const char *err)
 	net_end(rs);
 	exec_discard(rs);
 	runnerd_env_announce(rs, 1);
-	uid_free(&runnerd_conf->global, rs->sb.uid);
+	runnerd_uid_release(rs);
 	runnerd_result(peerid, rs->corr, EIO, "create: %s", err);
 	free(rs);
 }
@@ -352,7 +361,7 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 		net_end(rs);
 		exec_discard(rs);
 		runnerd_env_announce(rs, 1);
-		uid_free(&runnerd_conf->global, rs->sb.uid);
+		runnerd_uid_release(rs);
 		free(rs);
 		runnerd_result(peerid, req->corr, EIO, "create: %s", err);
 		return (-1);
@@ -403,7 +412,7 @@ runnerd_teardown(struct rsandbox *rs)
 	net_end(rs);
 	sandbox_destroy(&rs->sb, keep);
 	net_prepare_soon();
-	uid_free(&runnerd_conf->global, rs->sb.uid);
+	runnerd_uid_release(rs);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
 	    keep ? ", workspace kept" : "");
 	free(rs);
@@ -554,7 +563,7 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	if (exec_start(rs, &req->exec, peerid) == -1) {
 		if (rs->prebuilt)
 			sandbox_destroy(&rs->sb, 0);
-		uid_free(&runnerd_conf->global, rs->sb.uid);
+		runnerd_uid_release(rs);
 		free(rs);
 		return;
 	}
@@ -693,6 +702,22 @@ runnerd_dispatch_stdio(struct imsg *imsg, uint32_t peerid)
 	stdio_put(peerid, m.which, fd);
 }
 
+static void
+runnerd_dispatch_services(struct imsg *imsg)
+{
+	struct run_services	*m;
+	char			 err[128];
+
+	if ((m = malloc(sizeof(*m))) == NULL)
+		fatal("%s", __func__);
+	RUN_GET(imsg, *m);
+	if (imsg_get_fd(imsg) != -1)
+		fatalx("%s: an fd with the service list", __func__);
+	runnerd_check(sbx_check_services(m, err, sizeof(err)), err);
+	svcws_services(m);
+	free(m);
+}
+
 /* envd's answers, relayed and checked by the master; checked again. */
 static void
 runnerd_dispatch_env(struct imsg *imsg)
@@ -816,6 +841,9 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_STDIO:
 		runnerd_dispatch_stdio(imsg, peerid);
 		break;
+	case IMSG_RUN_SERVICES:
+		runnerd_dispatch_services(imsg);
+		break;
 	case IMSG_ENV_CHUNK:
 	case IMSG_ENV_READY:
 	case IMSG_ENV_UP:
@@ -858,15 +886,18 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 	/* Whatever a previous runnerd left behind goes first. */
 	if (mkdir(conf->global.state_dir, 0700) == -1 && errno != EEXIST)
 		fatal("%s: %s", __func__, conf->global.state_dir);
-	if (runnerd_conf == NULL)
+	if (runnerd_conf == NULL) {
+		/* Kept workspaces first: a live one moves out of harm. */
+		svcws_reconcile(conf->global.state_dir);
 		sandbox_reconcile(conf->global.state_dir);
-	else {
+	} else {
 		/* Built for the old policies, with the old uid range. */
 		spare_drop();
 		conf_free(runnerd_conf);
 	}
 	runnerd_conf = conf;
 	uid_reset(&conf->global);
+	svcws_conf(&conf->global);
 	spare_soon();
 }
 
@@ -888,6 +919,7 @@ runnerd_shutdown(void)
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
 	net_spare_drop(1);
+	svcws_shutdown();
 	runnerd_flush();
 	sandbox_shutdown();
 }

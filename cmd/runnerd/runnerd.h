@@ -112,6 +112,7 @@ struct rsandbox {
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
+	struct svcws		*svcws;		/* its kept workspace */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
@@ -184,5 +185,17 @@ void	 files_reap(void);
 void	 uid_reset(const struct conf_global_msg *);
 int	 uid_alloc(const struct conf_global_msg *, uid_t *);
 void	 uid_free(const struct conf_global_msg *, uid_t);
+int	 uid_reserve(const struct conf_global_msg *, uid_t);
+
+/* svcws.c: kept workspaces of services */
+struct svcws;
+int	 svcws_claim(struct rsandbox *, const struct sbx_create_req *,
+	    const struct policy_msg *, uid_t *);
+void	 svcws_spec(struct rsandbox *, struct sandbox_spec *);
+int	 svcws_release(struct rsandbox *);
+void	 svcws_services(const struct run_services *);
+void	 svcws_conf(const struct conf_global_msg *);
+void	 svcws_reconcile(const char *);
+void	 svcws_shutdown(void);
 
 #endif

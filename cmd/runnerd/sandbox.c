@@ -212,6 +212,11 @@ sandbox_init_struct(struct sandbox *sb, const struct sandbox_spec *spec,
 	sb->init_pidfd = sb->sock = sb->workspace_fd = sb->broker_fd = -1;
 	sbx_join(sb->dir, sizeof(sb->dir), spec->state_dir, sb->id);
 	sbx_join(sb->workspace, sizeof(sb->workspace), sb->dir, "workspace");
+	if (spec->ws_keep != NULL &&
+	    strlcpy(sb->ws_keep, spec->ws_keep, sizeof(sb->ws_keep)) >=
+	    sizeof(sb->ws_keep))
+		return (sbx_fail(err, len, "%s: kept workspace path too long",
+		    __func__));
 	if (spec->nfs_rules == 0)
 		return (0);
 	if ((sb->fs_rules = calloc(spec->nfs_rules,
@@ -251,10 +256,19 @@ sandbox_mkdirs(struct sandbox *sb, char *err, size_t len)
  * workspace_fd and keep-failed can keep it after the sandbox is gone.
  */
 static int
-sandbox_workspace_mount(struct sandbox *sb, char *err, size_t len)
+sandbox_workspace_mount(struct sandbox *sb, int held, char *err, size_t len)
 {
 	char	 opts[128];
 
+	/* A service's kept one moves in, quota and owner as they were. */
+	if (held) {
+		if (mount(sb->ws_keep, sb->workspace, NULL, MS_MOVE,
+		    NULL) == -1)
+			return (sbx_fail(err, len, "%s: %s to %s: %s",
+			    __func__, sb->ws_keep, sb->workspace,
+			    strerror(errno)));
+		return (0);
+	}
 	snprintf(opts, sizeof(opts), "size=%llu,mode=0700,uid=%u,gid=%u",
 	    (unsigned long long)sb->policy.workspace, (unsigned int)sb->uid,
 	    (unsigned int)sb->gid);
@@ -481,7 +495,7 @@ sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
 	if (sandbox_mkdirs(sb, err, len) == -1)
 		goto fail;
 	have |= HAVE_DIRS;
-	if (sandbox_workspace_mount(sb, err, len) == -1)
+	if (sandbox_workspace_mount(sb, spec->ws_held, err, len) == -1)
 		goto fail;
 	have |= HAVE_WORKSPACE;
 	if (sandbox_sync(sb, SBX_SYNC_MOUNT, err, len) == -1 ||
@@ -705,7 +719,13 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 		sb->workspace_fd = -1;
 	}
 	if (have & HAVE_WORKSPACE) {
-		if (keep)
+		if (sb->ws_keep[0] != '\0') {
+			keep = 1;
+			if (mount(sb->workspace, sb->ws_keep, NULL, MS_MOVE,
+			    NULL) == -1)
+				log_warn("%s: keeping %s in %s", __func__,
+				    sb->workspace, sb->ws_keep);
+		} else if (keep)
 			sandbox_keep_workspace(sb);
 		if (umount2(sb->workspace, MNT_DETACH) == -1 &&
 		    (!keep || errno != EINVAL))

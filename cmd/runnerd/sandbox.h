@@ -29,6 +29,13 @@ struct sandbox_spec {
 	gid_t			 gid;
 	struct in_addr		 resolver;	/* for /etc/resolv.conf */
 	int			 netns;		/* from sandbox_net_take, or -1 */
+	/*
+	 * A service's kept workspace (keep-workspace): its place between
+	 * two sandboxes, and whether one is mounted there to move in
+	 * (else a fresh one is made); NULL for a workspace of its own.
+	 */
+	const char		*ws_keep;
+	int			 ws_held;
 };
 
 /* An exec that sandbox_spawn started and pid 1 has not reported ended. */
@@ -55,6 +62,8 @@ struct sandbox {
 	size_t			 maxlive;	/* allocated */
 	char			 dir[CONF_PATH_SIZE];	/* state_dir/<id> */
 	char			 workspace[CONF_PATH_SIZE];	/* host path */
+	/* Where its workspace goes at the end instead of away; "" none. */
+	char			 ws_keep[CONF_PATH_SIZE];
 	uint64_t		 oom_kills_seen;	/* at last check */
 	/* Free for the caller (runnerd.c). */
 	void			*owner;
@@ -109,21 +118,20 @@ int	sandbox_nprocs(struct sandbox *);
 int	sandbox_oom_killed(struct sandbox *);
 /*
  * Kill everything, unmount, remove cgroups and directories.  keep: move
- * the workspace to state_dir/kept/<id> instead of removing it.  Never
+ * the workspace to state_dir/kept/<id> instead of removing it; ws_keep,
+ * when set, wins: the workspace moves there, for the next sandbox.  Never
  * blocks on anything but the kernel; errors are logged, not returned.
  * Every exec of the sandbox is dead when it returns; none is reported.
- * Then a net namespace is made for the next create (one at a time, an
- * fd of runnerd's until a create takes it).
  */
 void	sandbox_destroy(struct sandbox *, int);
 /*
- * For a sandbox with a network: the prepared net namespace (for the
- * spec) and a NETLINK_ROUTE socket opened inside it (for netd), made
- * now if none is ready.  The caller owns both.
+ * For a sandbox with a network: a new net namespace (for the spec) and
+ * a NETLINK_ROUTE socket opened inside it (for netd).  The caller owns
+ * both.
  */
 int	sandbox_net_take(int *, int *, char *, size_t);
+/* SIGKILL to pid 1, without waiting; sandbox_destroy still follows. */
 void	sandbox_kill(struct sandbox *);
-/* Make the net namespace of the next create now, if there is none. */
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
 /* At a clean stop, after every sandbox is destroyed. */

@@ -57,3 +57,14 @@ uid_free(const struct conf_global_msg *g, uid_t uid)
 		return;
 	uid_used[uid - g->uid_base] = 0;
 }
+
+/* A uid held for a service's kept workspace; -1 if out of the range. */
+int
+uid_reserve(const struct conf_global_msg *g, uid_t uid)
+{
+	if (uid_used == NULL || uid < g->uid_base ||
+	    uid - g->uid_base >= uid_count)
+		return (-1);
+	uid_used[uid - g->uid_base] = 1;
+	return (0);
+}

@@ -403,7 +403,7 @@ control_fwd_reserved(uint32_t type, void *p)
 	} else if (type == IMSG_CTL_EXEC)
 		er = p;
 	return ((cr != NULL && (cr->service[0] != '\0' ||
-	    cr->want_id[0] != '\0')) ||
+	    cr->want_id[0] != '\0' || cr->restart)) ||
 	    (er != NULL && (er->flags & SBX_EXEC_SERVICE)));
 }
 

@@ -145,7 +145,7 @@ static char	*strpool(const char *);
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
-%token	RESTART SERVICE WATCHDOG
+%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -382,6 +382,10 @@ pstmt		: NETWORK optnl netblock {
 			set_restart($2, &$4, &$6);
 		}
 		| WATCHDOG time			{ set_watchdog($2); }
+		| KEEPWORKSPACE			{
+			pbegin()->keep_workspace = 1;
+			pcommit(1);
+		}
 		;
 
 restartmode	: NEVER				{ $$ = RESTART_NEVER; }
@@ -603,6 +607,7 @@ static const struct keywords keywords[] = {
 	{ "include",		INCLUDE },
 	{ "interface-prefix",	IFPREFIX },
 	{ "keep-failed",	KEEPFAILED },
+	{ "keep-workspace",	KEEPWORKSPACE },
 	{ "limits",		LIMITS },
 	{ "max",		MAX },
 	{ "memory",		MEMORY },

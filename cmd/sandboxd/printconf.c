@@ -326,6 +326,8 @@ print_restart(struct policy_msg *p)
 		    p->restart_max, fmt_secs(p->restart_window, a, sizeof(a)));
 	if (p->watchdog != 0)
 		printf("\twatchdog %s\n", fmt_secs(p->watchdog, a, sizeof(a)));
+	if (p->keep_workspace)
+		printf("\tkeep-workspace\n");
 }
 
 /* Each argument quoted on its own, so a blank inside one stays put. */

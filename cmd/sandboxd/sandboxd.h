@@ -105,6 +105,7 @@ void	 control_set_attached(uint32_t, int);
 /* services.c */
 void	 services_conf(struct sandboxd_conf *);
 void	 services_kick(void);
+void	 services_runnerd_up(void);
 void	 services_runnerd_gone(void);
 void	 services_reply(uint32_t, uint32_t, const void *, size_t);
 void	 services_health(const char *);

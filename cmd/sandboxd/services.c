@@ -19,6 +19,14 @@
  * Services live in the master's memory: declared ones are made again
  * from the config when the master starts; those started by sandboxctl
  * end with the master (sandboxd(8)).
+ *
+ * The next instance of a service that was running (a crash, its
+ * watchdog, service restart, a reload, runnerd's death) is a restart:
+ * its create says so, and its kept workspace (keep-workspace) and the
+ * DNS pins its last sandbox held carry over.  service start, stop, the
+ * config dropping it and a new master start it afresh.  runnerd hears
+ * which services may keep a workspace (IMSG_RUN_SERVICES) when it
+ * starts and whenever one stops for good.
  */
 #include <sys/types.h>
 
@@ -65,6 +73,7 @@ struct service {
 	char			 kill_corr[CORR_ID_SIZE];
 	int			 stop_requested;
 	int			 start_after_stop;
+	int			 carry;		/* the next start is a restart */
 	uint32_t		 waiter;	/* a client waiting on a stop */
 	char			 waiter_corr[CORR_ID_SIZE];
 	int			 in_w, out_r;	/* our ends of its stdio */
@@ -81,6 +90,7 @@ static TAILQ_HEAD(, service)	 services = TAILQ_HEAD_INITIALIZER(services);
 static uint32_t			 svc_slots;	/* peerids handed out */
 
 static void	svc_start_instance(struct service *);
+static void	svc_send_kept(void);
 
 /* One JSON audit line, as envd and dnspind write theirs. */
 static void
@@ -195,6 +205,7 @@ svc_free(struct service *s)
 	TAILQ_REMOVE(&services, s, entry);
 	free(s->exec);
 	free(s);
+	svc_send_kept();
 }
 
 static void
@@ -323,6 +334,7 @@ svc_start_instance(struct service *s)
 	strlcpy(req->create.service, s->name, sizeof(req->create.service));
 	strlcpy(req->create.want_id, s->id, sizeof(req->create.want_id));
 	req->create.ephemeral = 1;
+	req->create.restart = s->carry != 0;
 	req->exec = *s->exec;
 	strlcpy(req->exec.corr, s->corr, sizeof(req->exec.corr));
 	req->exec.flags = SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE;
@@ -549,6 +561,11 @@ svc_stopped(struct service *s)
 		svc_free(s);
 		return;
 	}
+	if (!s->start_after_stop) {
+		/* Stopped for good: its kept workspace goes. */
+		s->carry = 0;
+		svc_send_kept();
+	}
 	if (s->start_after_stop) {
 		s->start_after_stop = 0;
 		s->restarts = 0;
@@ -567,6 +584,7 @@ svc_instance_ended(struct service *s)
 
 	s->instance = 0;
 	s->pid = 0;
+	s->carry = 1;
 	evtimer_del(&s->ev_watchdog);
 	svc_close_stdio(s);
 	failed = svc_end_reason(s, s->reason, sizeof(s->reason));
@@ -657,6 +675,7 @@ services_runnerd_gone(void)
 			continue;
 		s->instance = 0;
 		s->pid = 0;
+		s->carry = 1;
 		evtimer_del(&s->ev_watchdog);
 		svc_close_stdio(s);
 		strlcpy(s->reason, "runnerd died", sizeof(s->reason));
@@ -927,6 +946,11 @@ svc_req_start(uint32_t client, struct svc_req *req, struct service *s)
 	s->backoff_step = 0;
 	memset(s->restart_times, 0, sizeof(s->restart_times));
 	s->reason[0] = '\0';
+	/* A start is a fresh one: no workspace or pins of an earlier. */
+	if (s->carry) {
+		s->carry = 0;
+		svc_send_kept();
+	}
 	svc_start_instance(s);
 	svc_send_info(client, s);
 	svc_result(client, req->corr, 0, "%s", s->state == SVC_STATE_WAITING ?
@@ -1042,4 +1066,32 @@ services_client_gone(uint32_t client)
 		if (s->waiter == client)
 			s->waiter = 0;
 	services_detach(client);
+}
+
+/*
+ * To runnerd: the services whose workspace it keeps, those with an
+ * instance or one to come as a restart; any other kept one goes.
+ */
+static void
+svc_send_kept(void)
+{
+	struct run_services	*m;
+	struct service		*s;
+
+	if (!children_running(PROC_RUNNERD))
+		return;
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		fatal("%s", __func__);
+	TAILQ_FOREACH(s, &services, entry)
+		if ((s->instance || s->carry) && m->count < CONF_SERVICES_MAX)
+			strlcpy(m->ids[m->count++], s->id, sizeof(m->ids[0]));
+	children_send_runnerd(IMSG_RUN_SERVICES, 0, -1, m, sizeof(*m));
+	free(m);
+}
+
+/* runnerd (re)started: it hears which kept workspaces are still ours. */
+void
+services_runnerd_up(void)
+{
+	svc_send_kept();
 }

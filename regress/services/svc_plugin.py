@@ -5,7 +5,11 @@
 #   secret {name}   asks the broker (fd 3) for a secret; answers granted
 #                   or the broker's error, never the value
 #   connect {host, port}  a TCP connect; answers ok or the error
-#   whoami          answers its pid and instance start time
+#   whoami          answers its pid, uid and instance start time
+#   resolve {name}  its IPv4 address through the sandbox's resolver
+#   write {path, data, times}  writes data (times over) to the file
+#                   (a relative path is in /workspace)
+#   read {path}     answers the file's contents, or the error
 #   exit {code}     exits with that status, answering nothing
 # Options, before anything else:
 #   --crash         a few lines on stderr, then exit 3 at once
@@ -97,7 +101,24 @@ def answer(req):
     if m == "exit":
         sys.exit(p["code"])
     if m == "whoami":
-        return {"pid": os.getpid(), "started": started}
+        return {"pid": os.getpid(), "uid": os.getuid(), "started": started}
+    if m == "resolve":
+        try:
+            return socket.getaddrinfo(p["name"], 80, socket.AF_INET,
+                                      socket.SOCK_STREAM)[0][4][0]
+        except OSError as e:
+            return "failed: %s" % e.__class__.__name__
+    if m in ("write", "read"):
+        path = os.path.join("/workspace", p["path"])
+        try:
+            if m == "read":
+                with open(path) as f:
+                    return f.read()
+            with open(path, "w") as f:
+                f.write(p["data"] * p.get("times", 1))
+            return "ok"
+        except OSError as e:
+            return "failed: %s" % e.__class__.__name__
     return p
 
 while True:
