@@ -114,10 +114,17 @@ rt_req_init(struct rt_req *q)
 	q->nlh = NULL;
 }
 
-static struct nlmsghdr *
-rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags)
+/*
+ * The next request of q and its fixed header of hlen bytes (ifinfomsg,
+ * ifaddrmsg, rtmsg, ndmsg: each starts with the family), zeroed but
+ * for the family.
+ */
+static void *
+rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags,
+    size_t hlen, int af)
 {
 	struct nlmsghdr	*nlh;
+	uint8_t		*family;
 
 	if (q->nlh != NULL)
 		q->off += NLMSG_ALIGN(q->nlh->nlmsg_len);
@@ -126,7 +133,9 @@ rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
 	nlh->nlmsg_seq = q->last = ++rt->seq;
 	q->nlh = nlh;
-	return (nlh);
+	family = mnl_nlmsg_put_extra_header(nlh, hlen);
+	*family = af;
+	return (family);
 }
 
 static int
@@ -142,11 +151,9 @@ static struct ifinfomsg *
 rt_link(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags,
     int index)
 {
-	struct nlmsghdr		*nlh = rt_msg(rt, q, type, flags);
 	struct ifinfomsg	*ifm;
 
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
+	ifm = rt_msg(rt, q, type, flags, sizeof(*ifm), AF_UNSPEC);
 	ifm->ifi_index = index;
 	return (ifm);
 }
@@ -208,9 +215,8 @@ rt_addr(struct rtnl *rt, struct rt_req *q, int index, int af,
 	struct ifaddrmsg	*ifa;
 	size_t			 alen = af == AF_INET ? 4 : 16;
 
-	rt_msg(rt, q, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE);
-	ifa = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*ifa));
-	ifa->ifa_family = af;
+	ifa = rt_msg(rt, q, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*ifa), af);
 	ifa->ifa_prefixlen = plen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = index;
@@ -235,9 +241,8 @@ rt_route(struct rtnl *rt, struct rt_req *q, int index, int af,
 	struct rtmsg	*rtm;
 	size_t		 alen = af == AF_INET ? 4 : 16;
 
-	rt_msg(rt, q, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
-	rtm = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*rtm));
-	rtm->rtm_family = af;
+	rtm = rt_msg(rt, q, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*rtm), af);
 	rtm->rtm_dst_len = plen;
 	rtm->rtm_table = RT_TABLE_MAIN;
 	rtm->rtm_protocol = RTPROT_STATIC;
@@ -257,9 +262,8 @@ rt_neigh(struct rtnl *rt, struct rt_req *q, int index, int af,
 {
 	struct ndmsg	*ndm;
 
-	rt_msg(rt, q, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE);
-	ndm = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*ndm));
-	ndm->ndm_family = af;
+	ndm = rt_msg(rt, q, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*ndm), af);
 	ndm->ndm_ifindex = index;
 	ndm->ndm_state = NUD_PERMANENT;
 	mnl_attr_put(q->nlh, NDA_DST, af == AF_INET ? 4 : 16, addr);
@@ -672,14 +676,10 @@ static int
 rt_dump(struct rtnl *rt, uint16_t type, int af, nft_msg_fn cb, void *arg)
 {
 	struct rt_req	 q;
-	uint8_t		*family;
 
 	rt_req_init(&q);
-	rt_msg(rt, &q, type, NLM_F_DUMP);
-	/* ifinfomsg and ifaddrmsg both start with the family. */
-	family = mnl_nlmsg_put_extra_header(q.nlh, type == RTM_GETLINK ?
-	    sizeof(struct ifinfomsg) : sizeof(struct ifaddrmsg));
-	*family = af;
+	rt_msg(rt, &q, type, NLM_F_DUMP, type == RTM_GETLINK ?
+	    sizeof(struct ifinfomsg) : sizeof(struct ifaddrmsg), af);
 	return (rt_send(rt, &q, cb, arg, __func__));
 }
 
