@@ -418,6 +418,17 @@ r_verdict(struct dp_rule *rb, const char *chain, int verdict,
 	dpr_end(rb);
 }
 
+/* ifname @set verdict */
+static void
+r_member(struct dp_rule *rb, const char *chain, uint32_t ifkey, int set,
+    int verdict, const char *target)
+{
+	dpr_begin(rb, chain);
+	m_member(rb, ifkey, set);
+	x_verdict(rb, verdict, target);
+	dpr_end(rb);
+}
+
 /*
  * The head of egress, ingress and host: the sandbox's own address (as
  * source, or as destination for ingress) or drop, block-all, and
@@ -437,10 +448,7 @@ r_head(struct dp_rule *rb, const char *chain, uint32_t ifkey, int dst)
 		x_verdict(rb, NF_DROP, NULL);
 		dpr_end(rb);
 	}
-	dpr_begin(rb, chain);
-	m_member(rb, ifkey, DS_BLOCKED);
-	x_verdict(rb, NF_DROP, NULL);
-	dpr_end(rb);
+	r_member(rb, chain, ifkey, DS_BLOCKED, NF_DROP, NULL);
 	dpr_begin(rb, chain);
 	m_established(rb);
 	x_verdict(rb, NFT_RETURN, NULL);
@@ -635,20 +643,15 @@ r_egress_family(struct dp_rule *rb, int af)
 
 	r_port_lookup(rb, c, af, v4 ? DS_HOST4 : DS_HOST6);
 	r_port_lookup(rb, c, af, v4 ? DS_PIN4 : DS_PIN6);
-	dpr_begin(rb, c);
-	m_member(rb, NFT_META_IIFNAME, v4 ? DS_CIDR4U : DS_CIDR6U);
-	x_verdict(rb, NFT_GOTO, cidr);
-	dpr_end(rb);
+	r_member(rb, c, NFT_META_IIFNAME, v4 ? DS_CIDR4U : DS_CIDR6U,
+	    NFT_GOTO, cidr);
 	r_verdict(rb, c, NFT_GOTO, allow);
 
 	r_prefixes(rb, cidr, NFT_META_IIFNAME, af, 1,
 	    v4 ? DS_CIDR4 : DS_CIDR6);
 	r_verdict(rb, cidr, NFT_GOTO, allow);
 
-	dpr_begin(rb, allow);
-	m_member(rb, NFT_META_IIFNAME, DS_EGRESS);
-	x_verdict(rb, NFT_GOTO, inet);
-	dpr_end(rb);
+	r_member(rb, allow, NFT_META_IIFNAME, DS_EGRESS, NFT_GOTO, inet);
 	r_verdict(rb, allow, NF_DROP, NULL);
 
 	r_private(rb, inet, af);
@@ -677,10 +680,8 @@ r_ingress(struct dp_rule *rb)
 	int	 af;
 
 	r_head(rb, "ingress", NFT_META_OIFNAME, 1);
-	dpr_begin(rb, "ingress");
-	m_member(rb, NFT_META_OIFNAME, DS_INBOUND);
-	x_verdict(rb, NFT_RETURN, NULL);
-	dpr_end(rb);
+	r_member(rb, "ingress", NFT_META_OIFNAME, DS_INBOUND, NFT_RETURN,
+	    NULL);
 	for (af = AF_INET; af <= AF_INET6; af += AF_INET6 - AF_INET) {
 		dpr_begin(rb, "ingress");
 		m_nfproto(rb, af);
