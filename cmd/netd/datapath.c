@@ -166,36 +166,37 @@ dpr_add(struct dp_rule *rb, struct nftnl_expr *e)
 	nftnl_rule_add_expr(rb->r, e);
 }
 
+/* A rule of chain in our table, with no expressions yet. */
+static struct nftnl_rule *
+dp_rule_new(const char *chain)
+{
+	struct nftnl_rule	*r;
+
+	if ((r = nftnl_rule_alloc()) == NULL)
+		return (NULL);
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, NETD_TABLE);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, NFPROTO_INET);
+	return (r);
+}
+
 static void
 dpr_begin(struct dp_rule *rb, const char *chain)
 {
-	if ((rb->r = nftnl_rule_alloc()) == NULL) {
+	if ((rb->r = dp_rule_new(chain)) == NULL)
 		rb->err = 1;
-		return;
-	}
-	nftnl_rule_set_str(rb->r, NFTNL_RULE_TABLE, NETD_TABLE);
-	nftnl_rule_set_str(rb->r, NFTNL_RULE_CHAIN, chain);
-	nftnl_rule_set_u32(rb->r, NFTNL_RULE_FAMILY, NFPROTO_INET);
 }
 
 static void
 dpr_end(struct dp_rule *rb)
 {
-	struct nlmsghdr	*nlh;
-
 	if (rb->r == NULL)
 		return;
-	if (!rb->err) {
-		nlh = nft_batch_msg(rb->dp->b, NFT_MSG_NEWRULE,
-		    NLM_F_CREATE | NLM_F_APPEND);
-		if (nlh == NULL)
-			rb->err = 1;
-		else {
-			nftnl_rule_nlmsg_build_payload(nlh, rb->r);
-			nft_batch_next(rb->dp->b);
-		}
-	}
-	nftnl_rule_free(rb->r);
+	if (rb->err)
+		nftnl_rule_free(rb->r);
+	else if (nft_batch_put(rb->dp->b, NFT_MSG_NEWRULE,
+	    NLM_F_CREATE | NLM_F_APPEND, NK_RULE, rb->r) == -1)
+		rb->err = 1;
 	rb->r = NULL;
 }
 
@@ -417,6 +418,17 @@ r_verdict(struct dp_rule *rb, const char *chain, int verdict,
 	dpr_end(rb);
 }
 
+/* ifname @set verdict */
+static void
+r_member(struct dp_rule *rb, const char *chain, uint32_t ifkey, int set,
+    int verdict, const char *target)
+{
+	dpr_begin(rb, chain);
+	m_member(rb, ifkey, set);
+	x_verdict(rb, verdict, target);
+	dpr_end(rb);
+}
+
 /*
  * The head of egress, ingress and host: the sandbox's own address (as
  * source, or as destination for ingress) or drop, block-all, and
@@ -436,10 +448,7 @@ r_head(struct dp_rule *rb, const char *chain, uint32_t ifkey, int dst)
 		x_verdict(rb, NF_DROP, NULL);
 		dpr_end(rb);
 	}
-	dpr_begin(rb, chain);
-	m_member(rb, ifkey, DS_BLOCKED);
-	x_verdict(rb, NF_DROP, NULL);
-	dpr_end(rb);
+	r_member(rb, chain, ifkey, DS_BLOCKED, NF_DROP, NULL);
 	dpr_begin(rb, chain);
 	m_established(rb);
 	x_verdict(rb, NFT_RETURN, NULL);
@@ -634,20 +643,15 @@ r_egress_family(struct dp_rule *rb, int af)
 
 	r_port_lookup(rb, c, af, v4 ? DS_HOST4 : DS_HOST6);
 	r_port_lookup(rb, c, af, v4 ? DS_PIN4 : DS_PIN6);
-	dpr_begin(rb, c);
-	m_member(rb, NFT_META_IIFNAME, v4 ? DS_CIDR4U : DS_CIDR6U);
-	x_verdict(rb, NFT_GOTO, cidr);
-	dpr_end(rb);
+	r_member(rb, c, NFT_META_IIFNAME, v4 ? DS_CIDR4U : DS_CIDR6U,
+	    NFT_GOTO, cidr);
 	r_verdict(rb, c, NFT_GOTO, allow);
 
 	r_prefixes(rb, cidr, NFT_META_IIFNAME, af, 1,
 	    v4 ? DS_CIDR4 : DS_CIDR6);
 	r_verdict(rb, cidr, NFT_GOTO, allow);
 
-	dpr_begin(rb, allow);
-	m_member(rb, NFT_META_IIFNAME, DS_EGRESS);
-	x_verdict(rb, NFT_GOTO, inet);
-	dpr_end(rb);
+	r_member(rb, allow, NFT_META_IIFNAME, DS_EGRESS, NFT_GOTO, inet);
 	r_verdict(rb, allow, NF_DROP, NULL);
 
 	r_private(rb, inet, af);
@@ -676,10 +680,8 @@ r_ingress(struct dp_rule *rb)
 	int	 af;
 
 	r_head(rb, "ingress", NFT_META_OIFNAME, 1);
-	dpr_begin(rb, "ingress");
-	m_member(rb, NFT_META_OIFNAME, DS_INBOUND);
-	x_verdict(rb, NFT_RETURN, NULL);
-	dpr_end(rb);
+	r_member(rb, "ingress", NFT_META_OIFNAME, DS_INBOUND, NFT_RETURN,
+	    NULL);
 	for (af = AF_INET; af <= AF_INET6; af += AF_INET6 - AF_INET) {
 		dpr_begin(rb, "ingress");
 		m_nfproto(rb, af);
@@ -744,25 +746,30 @@ r_masquerade(struct dp_rule *rb)
 	}
 }
 
+/* NEWTABLE or DESTROYTABLE of table inet sandboxd. */
 static int
-dp_put_table(struct dp *dp)
+dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 {
 	struct nftnl_table	*t;
-	struct nlmsghdr		*nlh;
 
 	if ((t = nftnl_table_alloc()) == NULL)
 		return (-1);
 	nftnl_table_set_str(t, NFTNL_TABLE_NAME, NETD_TABLE);
 	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, NFPROTO_INET);
-	if ((nlh = nft_batch_msg(dp->b, NFT_MSG_NEWTABLE, NLM_F_CREATE)) ==
-	    NULL) {
-		nftnl_table_free(t);
-		return (-1);
-	}
-	nftnl_table_nlmsg_build_payload(nlh, t);
-	nft_batch_next(dp->b);
-	nftnl_table_free(t);
-	return (0);
+	return (nft_batch_put(dp->b, type, flags, NK_TABLE, t));
+}
+
+/* One of our sets, by name only: enough to address its elements. */
+static struct nftnl_set *
+dp_set_new(int set)
+{
+	struct nftnl_set	*s;
+
+	if ((s = nftnl_set_alloc()) == NULL)
+		return (NULL);
+	nftnl_set_set_str(s, NFTNL_SET_TABLE, NETD_TABLE);
+	nftnl_set_set_str(s, NFTNL_SET_NAME, dp_sets[set].name);
+	return (s);
 }
 
 static int
@@ -770,12 +777,9 @@ dp_put_set(struct dp *dp, int i)
 {
 	const struct dp_setdef	*d = &dp_sets[i];
 	struct nftnl_set	*s;
-	struct nlmsghdr		*nlh;
 
-	if ((s = nftnl_set_alloc()) == NULL)
+	if ((s = dp_set_new(i)) == NULL)
 		return (-1);
-	nftnl_set_set_str(s, NFTNL_SET_TABLE, NETD_TABLE);
-	nftnl_set_set_str(s, NFTNL_SET_NAME, d->name);
 	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, NFPROTO_INET);
 	nftnl_set_set_u32(s, NFTNL_SET_ID, i + 1);
 	nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, d->klen);
@@ -783,15 +787,7 @@ dp_put_set(struct dp *dp, int i)
 	nftnl_set_set_u32(s, NFTNL_SET_FLAGS, d->flags);
 	if (d->flags & NFT_SET_OBJECT)
 		nftnl_set_set_u32(s, NFTNL_SET_OBJ_TYPE, NFT_OBJECT_COUNTER);
-	if ((nlh = nft_batch_msg(dp->b, NFT_MSG_NEWSET, NLM_F_CREATE)) ==
-	    NULL) {
-		nftnl_set_free(s);
-		return (-1);
-	}
-	nftnl_set_nlmsg_build_payload(nlh, s);
-	nft_batch_next(dp->b);
-	nftnl_set_free(s);
-	return (0);
+	return (nft_batch_put(dp->b, NFT_MSG_NEWSET, NLM_F_CREATE, NK_SET, s));
 }
 
 static int
@@ -799,7 +795,6 @@ dp_put_chain(struct dp *dp, const struct dp_chain *c, uint16_t type,
     uint16_t flags)
 {
 	struct nftnl_chain	*ch;
-	struct nlmsghdr		*nlh;
 
 	if ((ch = nftnl_chain_alloc()) == NULL)
 		return (-1);
@@ -812,14 +807,7 @@ dp_put_chain(struct dp *dp, const struct dp_chain *c, uint16_t type,
 		nftnl_chain_set_s32(ch, NFTNL_CHAIN_PRIO, c->prio);
 		nftnl_chain_set_u32(ch, NFTNL_CHAIN_POLICY, NF_ACCEPT);
 	}
-	if ((nlh = nft_batch_msg(dp->b, type, flags)) == NULL) {
-		nftnl_chain_free(ch);
-		return (-1);
-	}
-	nftnl_chain_nlmsg_build_payload(nlh, ch);
-	nft_batch_next(dp->b);
-	nftnl_chain_free(ch);
-	return (0);
+	return (nft_batch_put(dp->b, type, flags, NK_CHAIN, ch));
 }
 
 /* A rule command with only table and chain flushes the chain. */
@@ -827,41 +815,10 @@ static int
 dp_put_flush(struct dp *dp, const char *chain, uint16_t type)
 {
 	struct nftnl_rule	*r;
-	struct nlmsghdr		*nlh;
 
-	if ((r = nftnl_rule_alloc()) == NULL)
+	if ((r = dp_rule_new(chain)) == NULL)
 		return (-1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, NETD_TABLE);
-	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
-	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, NFPROTO_INET);
-	if ((nlh = nft_batch_msg(dp->b, type, 0)) == NULL) {
-		nftnl_rule_free(r);
-		return (-1);
-	}
-	nftnl_rule_nlmsg_build_payload(nlh, r);
-	nft_batch_next(dp->b);
-	nftnl_rule_free(r);
-	return (0);
-}
-
-static int
-dp_put_table_del(struct dp *dp)
-{
-	struct nftnl_table	*t;
-	struct nlmsghdr		*nlh;
-
-	if ((t = nftnl_table_alloc()) == NULL)
-		return (-1);
-	nftnl_table_set_str(t, NFTNL_TABLE_NAME, NETD_TABLE);
-	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, NFPROTO_INET);
-	if ((nlh = nft_batch_msg(dp->b, DP_MSG_DESTROYTABLE, 0)) == NULL) {
-		nftnl_table_free(t);
-		return (-1);
-	}
-	nftnl_table_nlmsg_build_payload(nlh, t);
-	nft_batch_next(dp->b);
-	nftnl_table_free(t);
-	return (0);
+	return (nft_batch_put(dp->b, type, 0, NK_RULE, r));
 }
 
 /*
@@ -879,8 +836,8 @@ dp_put_all(struct dp *dp, int fresh)
 
 	nft_batch_reset(dp->b);
 	if (fresh)
-		rc |= dp_put_table_del(dp);
-	rc |= dp_put_table(dp);
+		rc |= dp_put_table(dp, DP_MSG_DESTROYTABLE, 0);
+	rc |= dp_put_table(dp, NFT_MSG_NEWTABLE, NLM_F_CREATE);
 	for (i = 0; i < DS_MAX; i++)
 		rc |= dp_put_set(dp, i);
 	for (i = 0; i < sizeof(dp_chains) / sizeof(dp_chains[0]); i++) {
@@ -988,14 +945,11 @@ dp_put_elem_msg(struct dp *dp, uint16_t type, uint16_t flags,
 {
 	struct nftnl_set	*s;
 	struct nftnl_set_elem	*e;
-	struct nlmsghdr		*nlh;
 	char			 ifname[IFNAMSIZ];
 	size_t			 i;
 
-	if ((s = nftnl_set_alloc()) == NULL)
+	if ((s = dp_set_new(elems[0].set)) == NULL)
 		return (-1);
-	nftnl_set_set_str(s, NFTNL_SET_TABLE, NETD_TABLE);
-	nftnl_set_set_str(s, NFTNL_SET_NAME, dp_sets[elems[0].set].name);
 	for (i = 0; i < n; i++) {
 		if ((e = nftnl_set_elem_alloc()) == NULL) {
 			nftnl_set_free(s);
@@ -1016,14 +970,7 @@ dp_put_elem_msg(struct dp *dp, uint16_t type, uint16_t flags,
 			    (uint64_t)elems[i].ttl * 1000);
 		nftnl_set_elem_add(s, e);
 	}
-	if ((nlh = nft_batch_msg(dp->b, type, flags)) == NULL) {
-		nftnl_set_free(s);
-		return (-1);
-	}
-	nftnl_set_elems_nlmsg_build_payload(nlh, s);
-	nft_batch_next(dp->b);
-	nftnl_set_free(s);
-	return (0);
+	return (nft_batch_put(dp->b, type, flags, NK_ELEMS, s));
 }
 
 int
@@ -1042,28 +989,32 @@ dp_put_elems(struct dp *dp, uint16_t type, uint16_t flags,
 	return (0);
 }
 
+/* A counter of our table: the one named, or with NULL all of them. */
+static struct nftnl_obj *
+dp_counter_new(const char *name)
+{
+	struct nftnl_obj	*o;
+
+	if ((o = nftnl_obj_alloc()) == NULL)
+		return (NULL);
+	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, NETD_TABLE);
+	if (name != NULL)
+		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, NFT_OBJECT_COUNTER);
+	return (o);
+}
+
 /* NEWOBJ, DESTROYOBJ or GETOBJ of the counter of an interface. */
 int
 dp_put_counter(struct dp *dp, uint16_t type, uint16_t flags,
     const char *ifname)
 {
 	struct nftnl_obj	*o;
-	struct nlmsghdr		*nlh;
 
-	if ((o = nftnl_obj_alloc()) == NULL)
+	if ((o = dp_counter_new(ifname)) == NULL)
 		return (-1);
-	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, NETD_TABLE);
-	nftnl_obj_set_str(o, NFTNL_OBJ_NAME, ifname);
-	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, NFT_OBJECT_COUNTER);
 	nftnl_obj_set_u32(o, NFTNL_OBJ_FAMILY, NFPROTO_INET);
-	if ((nlh = nft_batch_msg(dp->b, type, flags)) == NULL) {
-		nftnl_obj_free(o);
-		return (-1);
-	}
-	nftnl_obj_nlmsg_build_payload(nlh, o);
-	nft_batch_next(dp->b);
-	nftnl_obj_free(o);
-	return (0);
+	return (nft_batch_put(dp->b, type, flags, NK_OBJ, o));
 }
 
 struct dp_dump {
@@ -1116,21 +1067,14 @@ dp_dump_msg_cb(const struct nlmsghdr *nlh, void *arg)
 int
 dp_dump_set(struct dp *dp, int set, dp_elem_fn cb, void *arg)
 {
-	char		 buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dp_dump	 d = { dp, set, cb, arg };
 	struct nftnl_set *s;
-	struct nlmsghdr	*nlh;
 	int		 rc;
 
-	if ((s = nftnl_set_alloc()) == NULL)
+	if ((s = dp_set_new(set)) == NULL)
 		return (-1);
-	nftnl_set_set_str(s, NFTNL_SET_TABLE, NETD_TABLE);
-	nftnl_set_set_str(s, NFTNL_SET_NAME, dp_sets[set].name);
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, NFPROTO_INET,
-	    NLM_F_DUMP, nft_sock_seq(dp->ns));
-	nftnl_set_elems_nlmsg_build_payload(nlh, s);
-	nftnl_set_free(s);
-	rc = nft_query(dp->ns, nlh, dp_dump_msg_cb, &d);
+	rc = nft_get(dp->ns, NFT_MSG_GETSETELEM, NLM_F_DUMP, NK_ELEMS, s,
+	    dp_dump_msg_cb, &d);
 	if (rc == -1)
 		log_warn("%s: set %s", __func__, dp_sets[set].name);
 	return (rc);
@@ -1171,22 +1115,13 @@ dp_query_counters(struct dp *dp, const char *name,
     int (*cb)(struct dp *, const char *, uint64_t, uint64_t, void *),
     void *arg)
 {
-	char			 buf[MNL_SOCKET_BUFFER_SIZE];
 	struct dp_cdump		 d = { dp, cb, arg };
 	struct nftnl_obj	*o;
-	struct nlmsghdr		*nlh;
 
-	if ((o = nftnl_obj_alloc()) == NULL)
+	if ((o = dp_counter_new(name)) == NULL)
 		return (-1);
-	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, NETD_TABLE);
-	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, NFT_OBJECT_COUNTER);
-	if (name != NULL)
-		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, name);
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_INET,
-	    name == NULL ? NLM_F_DUMP : 0, nft_sock_seq(dp->ns));
-	nftnl_obj_nlmsg_build_payload(nlh, o);
-	nftnl_obj_free(o);
-	return (nft_query(dp->ns, nlh, dp_counter_msg_cb, &d));
+	return (nft_get(dp->ns, NFT_MSG_GETOBJ, name == NULL ? NLM_F_DUMP : 0,
+	    NK_OBJ, o, dp_counter_msg_cb, &d));
 }
 
 int

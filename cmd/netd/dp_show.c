@@ -75,23 +75,55 @@ dp_proto(uint8_t p)
 	return (p == IPPROTO_TCP ? "tcp" : p == IPPROTO_UDP ? "udp" : "?");
 }
 
+/*
+ * An element of a host, pin, cidr or from set, read from its key: past
+ * the interface name the address, then a register each for protocol
+ * and port (host, pin) or one for the prefix length (cidr, from).
+ */
+struct dp_key {
+	int		 af;
+	const uint8_t	*addr;
+	uint8_t		 proto;
+	uint16_t	 port;		/* host order */
+	uint32_t	 plen;
+};
+
+static void
+dp_key(const struct dp_elem *e, struct dp_key *k)
+{
+	const uint8_t	*next;
+	uint16_t	 port;
+	int		 v4 = e->set == DS_HOST4 || e->set == DS_PIN4 ||
+			    e->set == DS_CIDR4 || e->set == DS_FROM4;
+
+	memset(k, 0, sizeof(*k));
+	k->af = v4 ? AF_INET : AF_INET6;
+	k->addr = e->key + DP_IFLEN;
+	next = k->addr + (v4 ? 4 : 16);
+	if (e->set == DS_CIDR4 || e->set == DS_CIDR6 ||
+	    e->set == DS_FROM4 || e->set == DS_FROM6)
+		memcpy(&k->plen, next, sizeof(k->plen));
+	else {
+		k->proto = next[0];
+		memcpy(&port, next + 4, sizeof(port));
+		k->port = ntohs(port);
+	}
+}
+
 /* ip daddr A tcp dport N accept, from host or pin elements */
 static void
 dp_show_ports(struct dp_out *o, const struct dp_view *w, int set)
 {
 	char		 a[INET6_ADDRSTRLEN];
-	const uint8_t	*k;
-	uint16_t	 port;
+	struct dp_key	 k;
 	size_t		 i;
-	int		 af = set == DS_HOST4 || set == DS_PIN4 ? AF_INET :
-			    AF_INET6;
 
 	for (i = 0; i < w->n[set]; i++) {
-		k = w->v[set][i].key + DP_IFLEN;
-		memcpy(&port, k + (af == AF_INET ? 8 : 20), sizeof(port));
+		dp_key(&w->v[set][i], &k);
 		dp_out(o, "\t\t%s daddr %s %s dport %u accept",
-		    af == AF_INET ? "ip" : "ip6", dp_addr(af, k, a, sizeof(a)),
-		    dp_proto(k[af == AF_INET ? 4 : 16]), ntohs(port));
+		    k.af == AF_INET ? "ip" : "ip6",
+		    dp_addr(k.af, k.addr, a, sizeof(a)), dp_proto(k.proto),
+		    k.port);
 		if (set == DS_PIN4 || set == DS_PIN6)
 			dp_out(o, " # pin, expires in %llu.%03llus",
 			    (unsigned long long)w->v[set][i].expires / 1000,
@@ -106,18 +138,14 @@ dp_show_prefixes(struct dp_out *o, const struct dp_view *w, int set,
     int users, const char *dir)
 {
 	char		 a[INET6_ADDRSTRLEN];
-	const uint8_t	*k;
-	uint32_t	 len;
+	struct dp_key	 k;
 	size_t		 i;
-	int		 af = set == DS_CIDR4 || set == DS_FROM4 ? AF_INET :
-			    AF_INET6;
 
 	for (i = 0; i < w->n[set]; i++) {
-		k = w->v[set][i].key + DP_IFLEN;
-		memcpy(&len, k + (af == AF_INET ? 4 : 16), sizeof(len));
+		dp_key(&w->v[set][i], &k);
 		dp_out(o, "\t\t%s %s %s/%u accept%s\n",
-		    af == AF_INET ? "ip" : "ip6", dir,
-		    dp_addr(af, k, a, sizeof(a)), len,
+		    k.af == AF_INET ? "ip" : "ip6", dir,
+		    dp_addr(k.af, k.addr, a, sizeof(a)), k.plen,
 		    w->n[users] ? "" : " # inactive: no users element");
 	}
 }
@@ -272,22 +300,18 @@ dp_show_pins(struct dp *dp, const char *ifname, dp_pin_fn fn, void *arg)
 {
 	static const int sets[] = { DS_PIN4, DS_PIN6 };
 	struct dp_view	 w;
-	const uint8_t	*k;
-	uint16_t	 port;
+	struct dp_key	 k;
 	size_t		 i, j;
-	int		 af, rc = 0;
+	int		 rc = 0;
 
 	memset(&w, 0, sizeof(w));
 	strlcpy(w.ifname, ifname, sizeof(w.ifname));
 	for (j = 0; j < 2 && rc == 0; j++)
 		rc = dp_dump_set(dp, sets[j], dp_view_elem, &w);
 	for (j = 0; j < 2 && rc == 0; j++) {
-		af = sets[j] == DS_PIN4 ? AF_INET : AF_INET6;
 		for (i = 0; i < w.n[sets[j]]; i++) {
-			k = w.v[sets[j]][i].key + DP_IFLEN;
-			memcpy(&port, k + (af == AF_INET ? 8 : 20),
-			    sizeof(port));
-			fn(af, k, k[af == AF_INET ? 4 : 16], ntohs(port),
+			dp_key(&w.v[sets[j]][i], &k);
+			fn(k.af, k.addr, k.proto, k.port,
 			    w.v[sets[j]][i].expires, arg);
 		}
 	}

@@ -107,10 +107,24 @@ rt_warn(const char *fmt, ...)
 	errno = saved;
 }
 
-static struct nlmsghdr *
-rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags)
+static void
+rt_req_init(struct rt_req *q)
+{
+	q->off = 0;
+	q->nlh = NULL;
+}
+
+/*
+ * The next request of q and its fixed header of hlen bytes (ifinfomsg,
+ * ifaddrmsg, rtmsg, ndmsg: each starts with the family), zeroed but
+ * for the family.
+ */
+static void *
+rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags,
+    size_t hlen, int af)
 {
 	struct nlmsghdr	*nlh;
+	uint8_t		*family;
 
 	if (q->nlh != NULL)
 		q->off += NLMSG_ALIGN(q->nlh->nlmsg_len);
@@ -119,7 +133,9 @@ rt_msg(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
 	nlh->nlmsg_seq = q->last = ++rt->seq;
 	q->nlh = nlh;
-	return (nlh);
+	family = mnl_nlmsg_put_extra_header(nlh, hlen);
+	*family = af;
+	return (family);
 }
 
 static int
@@ -135,13 +151,35 @@ static struct ifinfomsg *
 rt_link(struct rtnl *rt, struct rt_req *q, uint16_t type, uint16_t flags,
     int index)
 {
-	struct nlmsghdr		*nlh = rt_msg(rt, q, type, flags);
 	struct ifinfomsg	*ifm;
 
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
+	ifm = rt_msg(rt, q, type, flags, sizeof(*ifm), AF_UNSPEC);
 	ifm->ifi_index = index;
 	return (ifm);
+}
+
+/* A request on the link named ifname, as the first of q. */
+static void
+rt_link_named(struct rtnl *rt, struct rt_req *q, uint16_t type,
+    uint16_t flags, const char *ifname)
+{
+	rt_req_init(q);
+	rt_link(rt, q, type, flags, 0);
+	mnl_attr_put_strz(q->nlh, IFLA_IFNAME, ifname);
+}
+
+/* Send q, about the link ifname; that it is gone already is no error. */
+static int
+rt_send_gone(struct rtnl *rt, struct rt_req *q, const char *ifname,
+    const char *who)
+{
+	if (rt_send(rt, q, NULL, NULL, ifname) == -1) {
+		if (errno == ENODEV)
+			return (0);
+		rt_warn("%s: %s", who, ifname);
+		return (-1);
+	}
+	return (0);
 }
 
 static int
@@ -160,10 +198,7 @@ rt_ifindex(struct rtnl *rt, const char *ifname)
 	struct rt_req	 q;
 	int		 index = 0;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_link(rt, &q, RTM_GETLINK, 0, 0);
-	mnl_attr_put_strz(q.nlh, IFLA_IFNAME, ifname);
+	rt_link_named(rt, &q, RTM_GETLINK, 0, ifname);
 	if (rt_send(rt, &q, rt_index_cb, &index, ifname) == -1)
 		return (-1);
 	if (index == 0) {
@@ -180,9 +215,8 @@ rt_addr(struct rtnl *rt, struct rt_req *q, int index, int af,
 	struct ifaddrmsg	*ifa;
 	size_t			 alen = af == AF_INET ? 4 : 16;
 
-	rt_msg(rt, q, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE);
-	ifa = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*ifa));
-	ifa->ifa_family = af;
+	ifa = rt_msg(rt, q, RTM_NEWADDR, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*ifa), af);
 	ifa->ifa_prefixlen = plen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = index;
@@ -196,39 +230,28 @@ rt_addr(struct rtnl *rt, struct rt_req *q, int index, int af,
 		mnl_attr_put_u32(q->nlh, IFA_FLAGS, flags);
 }
 
+/*
+ * A route out of the link: the default one via gw, or with gw NULL
+ * dst/plen on the link itself.
+ */
 static void
-rt_default(struct rtnl *rt, struct rt_req *q, int index, int af,
-    const void *gw)
+rt_route(struct rtnl *rt, struct rt_req *q, int index, int af,
+    const void *dst, int plen, const void *gw)
 {
 	struct rtmsg	*rtm;
+	size_t		 alen = af == AF_INET ? 4 : 16;
 
-	rt_msg(rt, q, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
-	rtm = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*rtm));
-	rtm->rtm_family = af;
-	rtm->rtm_table = RT_TABLE_MAIN;
-	rtm->rtm_protocol = RTPROT_STATIC;
-	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
-	rtm->rtm_type = RTN_UNICAST;
-	mnl_attr_put(q->nlh, RTA_GATEWAY, af == AF_INET ? 4 : 16, gw);
-	mnl_attr_put_u32(q->nlh, RTA_OIF, index);
-}
-
-/* dst/plen on the link itself, no gateway. */
-static void
-rt_onlink(struct rtnl *rt, struct rt_req *q, int index, int af,
-    const void *dst, int plen)
-{
-	struct rtmsg	*rtm;
-
-	rt_msg(rt, q, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
-	rtm = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*rtm));
-	rtm->rtm_family = af;
+	rtm = rt_msg(rt, q, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*rtm), af);
 	rtm->rtm_dst_len = plen;
 	rtm->rtm_table = RT_TABLE_MAIN;
 	rtm->rtm_protocol = RTPROT_STATIC;
-	rtm->rtm_scope = RT_SCOPE_LINK;
+	rtm->rtm_scope = gw != NULL ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK;
 	rtm->rtm_type = RTN_UNICAST;
-	mnl_attr_put(q->nlh, RTA_DST, af == AF_INET ? 4 : 16, dst);
+	if (dst != NULL)
+		mnl_attr_put(q->nlh, RTA_DST, alen, dst);
+	if (gw != NULL)
+		mnl_attr_put(q->nlh, RTA_GATEWAY, alen, gw);
 	mnl_attr_put_u32(q->nlh, RTA_OIF, index);
 }
 
@@ -239,9 +262,8 @@ rt_neigh(struct rtnl *rt, struct rt_req *q, int index, int af,
 {
 	struct ndmsg	*ndm;
 
-	rt_msg(rt, q, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE);
-	ndm = mnl_nlmsg_put_extra_header(q->nlh, sizeof(*ndm));
-	ndm->ndm_family = af;
+	ndm = rt_msg(rt, q, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE,
+	    sizeof(*ndm), af);
 	ndm->ndm_ifindex = index;
 	ndm->ndm_state = NUD_PERMANENT;
 	mnl_attr_put(q->nlh, NDA_DST, af == AF_INET ? 4 : 16, addr);
@@ -272,19 +294,26 @@ rt_up(struct rtnl *rt, struct rt_req *q, int index)
  * address detection for a second, stalling the first IPv6 packets.
  * The link is point to point, so fixed ones do (see link_v6_addrs).
  * Only while the link is down does this keep the kernel from making one.
+ * Best effort, in a request of its own.
  */
 static void
-rt_no_lladdr(struct rtnl *rt, struct rt_req *q, int index)
+rt_no_lladdr(struct rtnl *rt, int index, const char *ifname,
+    const char *who)
 {
+	struct rt_req	 q;
 	struct nlattr	*spec, *in6;
 
-	rt_link(rt, q, RTM_NEWLINK, 0, index);
-	spec = mnl_attr_nest_start(q->nlh, IFLA_AF_SPEC);
-	in6 = mnl_attr_nest_start(q->nlh, AF_INET6);
-	mnl_attr_put_u8(q->nlh, IFLA_INET6_ADDR_GEN_MODE,
+	rt_req_init(&q);
+	rt_link(rt, &q, RTM_NEWLINK, 0, index);
+	spec = mnl_attr_nest_start(q.nlh, IFLA_AF_SPEC);
+	in6 = mnl_attr_nest_start(q.nlh, AF_INET6);
+	mnl_attr_put_u8(q.nlh, IFLA_INET6_ADDR_GEN_MODE,
 	    IN6_ADDR_GEN_MODE_NONE);
-	mnl_attr_nest_end(q->nlh, in6);
-	mnl_attr_nest_end(q->nlh, spec);
+	mnl_attr_nest_end(q.nlh, in6);
+	mnl_attr_nest_end(q.nlh, spec);
+	if (rt_send(rt, &q, NULL, NULL, ifname) == -1)
+		log_debug("%s: %s: addrgenmode: %s", who, ifname,
+		    strerror(errno));
 }
 
 /*
@@ -301,8 +330,7 @@ link_v6_addrs(struct rtnl *rt, int index, const struct in6_addr *a,
 	struct in6_addr	 ll;
 
 	link_v6_ll(&ll, guest);
-	q.off = 0;
-	q.nlh = NULL;
+	rt_req_init(&q);
 	rt_addr(rt, &q, index, AF_INET6, &ll, 64,
 	    guest ? 0 : IFA_F_NOPREFIXROUTE);
 	rt_addr(rt, &q, index, AF_INET6, a, NETD_PLEN6, 0);
@@ -320,14 +348,8 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 	struct rt_req	 q;
 	int		 rc;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_no_lladdr(rt, &q, index);
-	if (rt_send(rt, &q, NULL, NULL, ni->ifname) == -1)
-		log_debug("%s: %s: addrgenmode: %s", __func__, ni->ifname,
-		    strerror(errno));
-	q.off = 0;
-	q.nlh = NULL;
+	rt_no_lladdr(rt, index, ni->ifname, __func__);
+	rt_req_init(&q);
 	rt_addr(rt, &q, index, AF_INET, &ni->gw, NETD_PLEN, 0);
 	rt_up(rt, &q, index);
 	/*
@@ -348,9 +370,8 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 		 * 1, 13 ms at 4000).  A route and a permanent neighbour
 		 * reach the guest; the guest reaches fe80::1 likewise.
 		 */
-		q.off = 0;
-		q.nlh = NULL;
-		rt_onlink(rt, &q, index, AF_INET6, &ni->guest6, 128);
+		rt_req_init(&q);
+		rt_route(rt, &q, index, AF_INET6, &ni->guest6, 128, NULL);
 		rt_neigh(rt, &q, index, AF_INET6, &ni->guest6, ni->guest_mac);
 		rc = rt_send(rt, &q, NULL, NULL, ni->ifname);
 	}
@@ -367,10 +388,8 @@ link_veth_create(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 	struct ifinfomsg	*ifm;
 	struct nlattr		*info, *data, *peer;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_link(rt, &q, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	mnl_attr_put_strz(q.nlh, IFLA_IFNAME, ni->ifname);
+	rt_link_named(rt, &q, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL,
+	    ni->ifname);
 	mnl_attr_put(q.nlh, IFLA_ADDRESS, sizeof(ni->host_mac), ni->host_mac);
 	info = mnl_attr_nest_start(q.nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(q.nlh, IFLA_INFO_KIND, "veth");
@@ -436,27 +455,20 @@ link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 		    NETD_GUEST_IFNAME);
 		return (-1);
 	}
-	q.off = 0;
-	q.nlh = NULL;
-	rt_no_lladdr(g, &q, index);
-	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1)
-		log_debug("%s: %s: addrgenmode: %s", __func__, ni->ifname,
-		    strerror(errno));
-	q.off = 0;
-	q.nlh = NULL;
+	rt_no_lladdr(g, index, ni->ifname, __func__);
+	rt_req_init(&q);
 	rt_up(g, &q, LOOPBACK_INDEX);
 	rt_up(g, &q, index);
 	rt_addr(g, &q, index, AF_INET, &ni->guest, NETD_PLEN, 0);
-	rt_default(g, &q, index, AF_INET, &ni->gw);
+	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
 	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1) {
 		rt_warn("%s: %s: guest IPv4", __func__, ni->ifname);
 		return (-1);
 	}
-	q.off = 0;
-	q.nlh = NULL;
+	rt_req_init(&q);
 	link_v6_ll(&ll, 0);
 	rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
-	rt_default(g, &q, index, AF_INET6, &ll);
+	rt_route(g, &q, index, AF_INET6, NULL, 0, &ll);
 	if (link_v6_addrs(g, index, &ni->guest6, 1, ni->ifname) == -1 ||
 	    rt_send(g, &q, NULL, NULL, ni->ifname) == -1)
 		rt_warn("%s: %s: guest IPv6 (continuing without)", __func__,
@@ -504,8 +516,7 @@ link_tap_add(struct rtnl *rt, const struct netd_ident *ni, int tunfd,
 	}
 	if ((index = rt_ifindex(rt, ni->ifname)) == -1)
 		goto fail;
-	q.off = 0;
-	q.nlh = NULL;
+	rt_req_init(&q);
 	rt_link(rt, &q, RTM_NEWLINK, 0, index);
 	mnl_attr_put(q.nlh, IFLA_ADDRESS, sizeof(ni->host_mac), ni->host_mac);
 	if (rt_send(rt, &q, NULL, NULL, ni->ifname) == -1 ||
@@ -531,18 +542,9 @@ link_retire(struct rtnl *rt, const char *ifname)
 {
 	struct rt_req		 q;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_link(rt, &q, RTM_NEWLINK, 0, 0);
-	mnl_attr_put_strz(q.nlh, IFLA_IFNAME, ifname);
+	rt_link_named(rt, &q, RTM_NEWLINK, 0, ifname);
 	mnl_attr_put_u32(q.nlh, IFLA_GROUP, NETD_LINK_GRAVE);
-	if (rt_send(rt, &q, NULL, NULL, ifname) == -1) {
-		if (errno == ENODEV)
-			return (0);
-		rt_warn("%s: %s", __func__, ifname);
-		return (-1);
-	}
-	return (0);
+	return (rt_send_gone(rt, &q, ifname, __func__));
 }
 
 /* Delete every retired link, in one request. */
@@ -551,8 +553,7 @@ link_reap(struct rtnl *rt)
 {
 	struct rt_req	 q;
 
-	q.off = 0;
-	q.nlh = NULL;
+	rt_req_init(&q);
 	rt_link(rt, &q, RTM_DELLINK, 0, 0);
 	mnl_attr_put_u32(q.nlh, IFLA_GROUP, NETD_LINK_GRAVE);
 	if (rt_send(rt, &q, NULL, NULL, __func__) == -1 && errno != ENODEV) {
@@ -568,17 +569,8 @@ link_del(struct rtnl *rt, const char *ifname)
 {
 	struct rt_req	 q;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_link(rt, &q, RTM_DELLINK, 0, 0);
-	mnl_attr_put_strz(q.nlh, IFLA_IFNAME, ifname);
-	if (rt_send(rt, &q, NULL, NULL, ifname) == -1) {
-		if (errno == ENODEV)
-			return (0);
-		rt_warn("%s: %s", __func__, ifname);
-		return (-1);
-	}
-	return (0);
+	rt_link_named(rt, &q, RTM_DELLINK, 0, ifname);
+	return (rt_send_gone(rt, &q, ifname, __func__));
 }
 
 struct link_ent {
@@ -684,15 +676,10 @@ static int
 rt_dump(struct rtnl *rt, uint16_t type, int af, nft_msg_fn cb, void *arg)
 {
 	struct rt_req	 q;
-	uint8_t		*family;
 
-	q.off = 0;
-	q.nlh = NULL;
-	rt_msg(rt, &q, type, NLM_F_DUMP);
-	/* ifinfomsg and ifaddrmsg both start with the family. */
-	family = mnl_nlmsg_put_extra_header(q.nlh, type == RTM_GETLINK ?
-	    sizeof(struct ifinfomsg) : sizeof(struct ifaddrmsg));
-	*family = af;
+	rt_req_init(&q);
+	rt_msg(rt, &q, type, NLM_F_DUMP, type == RTM_GETLINK ?
+	    sizeof(struct ifinfomsg) : sizeof(struct ifaddrmsg), af);
 	return (rt_send(rt, &q, cb, arg, __func__));
 }
 

@@ -111,6 +111,15 @@ const char	*nl_lastwhy(void);
 /* nft.c: the nf_tables netlink channel and its batches */
 struct nft_sock;
 struct nft_batch;
+/* The libnftnl object a command carries, and so how its payload is built. */
+enum nft_kind {
+	NK_TABLE,	/* struct nftnl_table */
+	NK_CHAIN,	/* struct nftnl_chain */
+	NK_RULE,	/* struct nftnl_rule */
+	NK_SET,		/* struct nftnl_set, the set itself */
+	NK_ELEMS,	/* struct nftnl_set, its elements */
+	NK_OBJ		/* struct nftnl_obj */
+};
 struct nft_sock	*nft_sock_open(void);
 void		 nft_sock_close(struct nft_sock *);
 struct nft_batch *nft_batch_new(struct nft_sock *);
@@ -118,11 +127,15 @@ void		 nft_batch_free(struct nft_batch *);
 void		 nft_batch_reset(struct nft_batch *);
 struct nlmsghdr	*nft_batch_msg(struct nft_batch *, uint16_t, uint16_t);
 void		 nft_batch_next(struct nft_batch *);
+int		 nft_batch_put(struct nft_batch *, uint16_t, uint16_t,
+		    enum nft_kind, void *);
 int		 nft_batch_count(struct nft_batch *);
 size_t		 nft_batch_size(struct nft_batch *);
 int		 nft_batch_commit(struct nft_batch *, const char *);
 int		 nft_query(struct nft_sock *, struct nlmsghdr *, nft_msg_fn,
 		    void *);
+int		 nft_get(struct nft_sock *, uint16_t, uint16_t, enum nft_kind,
+		    void *, nft_msg_fn, void *);
 uint32_t	 nft_sock_seq(struct nft_sock *);
 /* The daemon's start-up probe, as before: fatal if nf_tables is closed. */
 void		 nft_open(void);

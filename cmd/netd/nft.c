@@ -10,8 +10,13 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include <libmnl/libmnl.h>
+#include <libnftnl/chain.h>
 #include <libnftnl/common.h>
 #include <libnftnl/gen.h>
+#include <libnftnl/object.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -155,6 +160,72 @@ nft_batch_next(struct nft_batch *b)
 	b->last = b->cur;
 	b->len += NLMSG_ALIGN(nlh->nlmsg_len);
 	b->ncmd++;
+}
+
+static void
+nft_payload(struct nlmsghdr *nlh, enum nft_kind k, void *o)
+{
+	switch (k) {
+	case NK_TABLE:
+		nftnl_table_nlmsg_build_payload(nlh, o);
+		break;
+	case NK_CHAIN:
+		nftnl_chain_nlmsg_build_payload(nlh, o);
+		break;
+	case NK_RULE:
+		nftnl_rule_nlmsg_build_payload(nlh, o);
+		break;
+	case NK_SET:
+		nftnl_set_nlmsg_build_payload(nlh, o);
+		break;
+	case NK_ELEMS:
+		nftnl_set_elems_nlmsg_build_payload(nlh, o);
+		break;
+	case NK_OBJ:
+		nftnl_obj_nlmsg_build_payload(nlh, o);
+		break;
+	}
+}
+
+static void
+nft_kind_free(enum nft_kind k, void *o)
+{
+	switch (k) {
+	case NK_TABLE:
+		nftnl_table_free(o);
+		break;
+	case NK_CHAIN:
+		nftnl_chain_free(o);
+		break;
+	case NK_RULE:
+		nftnl_rule_free(o);
+		break;
+	case NK_SET:
+	case NK_ELEMS:
+		nftnl_set_free(o);
+		break;
+	case NK_OBJ:
+		nftnl_obj_free(o);
+		break;
+	}
+}
+
+/*
+ * One command of the batch, its payload built from o, a libnftnl
+ * object of kind k; o is freed, whether or not the command fitted.
+ */
+int
+nft_batch_put(struct nft_batch *b, uint16_t type, uint16_t flags,
+    enum nft_kind k, void *o)
+{
+	struct nlmsghdr	*nlh;
+
+	if ((nlh = nft_batch_msg(b, type, flags)) != NULL) {
+		nft_payload(nlh, k, o);
+		nft_batch_next(b);
+	}
+	nft_kind_free(k, o);
+	return (nlh == NULL ? -1 : 0);
 }
 
 int
@@ -314,6 +385,21 @@ nft_query(struct nft_sock *ns, struct nlmsghdr *req, nft_msg_fn cb,
 		return (-1);
 	}
 	return (0);
+}
+
+/* nft_query() of a get or dump of o, as nft_batch_put() takes it. */
+int
+nft_get(struct nft_sock *ns, uint16_t type, uint16_t flags, enum nft_kind k,
+    void *o, nft_msg_fn cb, void *arg)
+{
+	char		 buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr	*nlh;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, type, NFPROTO_INET, flags,
+	    nft_sock_seq(ns));
+	nft_payload(nlh, k, o);
+	nft_kind_free(k, o);
+	return (nft_query(ns, nlh, cb, arg));
 }
 
 static int

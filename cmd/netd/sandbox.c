@@ -148,13 +148,44 @@ netd_undo(struct netd *n, const struct netd_ident *ni, int fresh, int link)
 	errno = saved;
 }
 
+/*
+ * The last step of a setup is done, with rc: on failure all of the
+ * setup is undone (link: its link too), else the identity goes out.
+ */
+static int
+netd_setup_end(struct netd *n, const struct netd_ident *ni, int fresh,
+    int link, int rc, const char *who, struct netd_ident *out)
+{
+	if (rc == -1) {
+		log_warnx("%s: %s: failed, undone", who, ni->id);
+		netd_undo(n, ni, fresh, link);
+		return (-1);
+	}
+	if (out != NULL)
+		*out = *ni;
+	return (0);
+}
+
+/* The guest end, through guestfd: a NETLINK_ROUTE socket in its netns. */
+static int
+netd_guest_setup(int guestfd, const struct netd_ident *ni)
+{
+	struct rtnl	*g;
+	int		 rc;
+
+	if ((g = rtnl_fdopen(guestfd)) == NULL)
+		return (-1);
+	rc = link_guest_setup(g, ni);
+	rtnl_close(g);
+	return (rc);
+}
+
 int
 netd_sandbox_up(struct netd *n, const char *id, const struct policy_msg *pol,
     const struct net_rule_msg *rules, size_t nrules, int netnsfd,
     int guestfd, struct netd_ident *out)
 {
 	struct netd_ident	 ni;
-	struct rtnl		*g;
 	int			 fresh, rc = 0;
 
 	if (netd_acquire(n, id, pol, &ni, &fresh) == -1)
@@ -163,23 +194,12 @@ netd_sandbox_up(struct netd *n, const char *id, const struct policy_msg *pol,
 		netd_undo(n, &ni, fresh, 0);
 		return (-1);
 	}
-	if (guestfd != -1) {
-		if ((g = rtnl_fdopen(guestfd)) == NULL)
-			rc = -1;
-		else {
-			rc = link_guest_setup(g, &ni);
-			rtnl_close(g);
-		}
-	}
-	if (rc == -1 || dp_sandbox_add(n->dp, &ni, pol, rules, nrules) ==
-	    -1) {
-		log_warnx("%s: %s: failed, undone", __func__, id);
-		netd_undo(n, &ni, fresh, netnsfd != -1);
-		return (-1);
-	}
-	if (out != NULL)
-		*out = ni;
-	return (0);
+	if (guestfd != -1)
+		rc = netd_guest_setup(guestfd, &ni);
+	if (rc == 0)
+		rc = dp_sandbox_add(n->dp, &ni, pol, rules, nrules);
+	return (netd_setup_end(n, &ni, fresh, netnsfd != -1, rc, __func__,
+	    out));
 }
 
 /*
@@ -192,7 +212,6 @@ netd_sandbox_prepare(struct netd *n, const char *id, int netnsfd,
     int guestfd, struct netd_ident *out)
 {
 	struct netd_ident	 ni;
-	struct rtnl		*g;
 	int			 fresh, rc;
 
 	if (netd_acquire(n, id, NULL, &ni, &fresh) == -1)
@@ -201,20 +220,8 @@ netd_sandbox_prepare(struct netd *n, const char *id, int netnsfd,
 		netd_undo(n, &ni, fresh, 0);
 		return (-1);
 	}
-	if ((g = rtnl_fdopen(guestfd)) == NULL)
-		rc = -1;
-	else {
-		rc = link_guest_setup(g, &ni);
-		rtnl_close(g);
-	}
-	if (rc == -1) {
-		log_warnx("%s: %s: failed, undone", __func__, id);
-		netd_undo(n, &ni, fresh, 1);
-		return (-1);
-	}
-	if (out != NULL)
-		*out = ni;
-	return (0);
+	rc = netd_guest_setup(guestfd, &ni);
+	return (netd_setup_end(n, &ni, fresh, 1, rc, __func__, out));
 }
 
 int
@@ -223,7 +230,7 @@ netd_sandbox_tap(struct netd *n, const char *id, const struct policy_msg *pol,
     struct netd_ident *out)
 {
 	struct netd_ident	 ni;
-	int			 fresh;
+	int			 fresh, rc;
 
 	if (netd_acquire(n, id, pol, &ni, &fresh) == -1)
 		return (-1);
@@ -231,14 +238,8 @@ netd_sandbox_tap(struct netd *n, const char *id, const struct policy_msg *pol,
 		netd_undo(n, &ni, fresh, 0);
 		return (-1);
 	}
-	if (dp_sandbox_add(n->dp, &ni, pol, rules, nrules) == -1) {
-		log_warnx("%s: %s: failed, undone", __func__, id);
-		netd_undo(n, &ni, fresh, 1);
-		return (-1);
-	}
-	if (out != NULL)
-		*out = ni;
-	return (0);
+	rc = dp_sandbox_add(n->dp, &ni, pol, rules, nrules);
+	return (netd_setup_end(n, &ni, fresh, 1, rc, __func__, out));
 }
 
 /*
