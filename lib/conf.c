@@ -171,6 +171,52 @@ conf_policy_find(struct sandboxd_conf *c, const char *name)
 	return (NULL);
 }
 
+/*
+ * One list's entries of a policy, in order, the same in both configs
+ * (every message is zeroed before it is filled, so memcmp is exact);
+ * one function per list, as RB_GENERATE makes them.
+ */
+#define CONF_RULES_SAME(tag)						\
+static int								\
+tag##_same(struct tag *ra, struct tag *rb, const char *name)		\
+{									\
+	for (;; ra = TAILQ_NEXT(ra, entry), rb = TAILQ_NEXT(rb, entry)) { \
+		while (ra != NULL && strcmp(ra->m.policy, name) != 0)	\
+			ra = TAILQ_NEXT(ra, entry);			\
+		while (rb != NULL && strcmp(rb->m.policy, name) != 0)	\
+			rb = TAILQ_NEXT(rb, entry);			\
+		if (ra == NULL || rb == NULL)				\
+			return (ra == rb);				\
+		if (memcmp(&ra->m, &rb->m, sizeof(ra->m)) != 0)		\
+			return (0);					\
+	}								\
+}
+CONF_RULES_SAME(conf_net_rule)
+CONF_RULES_SAME(conf_env_rule)
+CONF_RULES_SAME(conf_secret_rule)
+CONF_RULES_SAME(conf_fs_rule)
+
+int
+conf_policy_same(struct sandboxd_conf *a, struct sandboxd_conf *b,
+    const char *name)
+{
+	struct conf_policy	*pa, *pb;
+
+	pa = conf_policy_find(a, name);
+	pb = conf_policy_find(b, name);
+	if (pa == NULL || pb == NULL)
+		return (pa == pb);
+	return (memcmp(&pa->m, &pb->m, sizeof(pa->m)) == 0 &&
+	    conf_net_rule_same(TAILQ_FIRST(&a->net_rules),
+	    TAILQ_FIRST(&b->net_rules), name) &&
+	    conf_env_rule_same(TAILQ_FIRST(&a->env_rules),
+	    TAILQ_FIRST(&b->env_rules), name) &&
+	    conf_secret_rule_same(TAILQ_FIRST(&a->secret_rules),
+	    TAILQ_FIRST(&b->secret_rules), name) &&
+	    conf_fs_rule_same(TAILQ_FIRST(&a->fs_rules),
+	    TAILQ_FIRST(&b->fs_rules), name));
+}
+
 /* The system allowlist defaults apply only if no global pass was given. */
 static int
 conf_ensure_sysenv(struct sandboxd_conf *c)

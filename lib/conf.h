@@ -221,6 +221,9 @@ void			 conf_policy_defaults(struct policy_msg *,
 			    const char *);
 struct conf_policy	*conf_policy_find(struct sandboxd_conf *,
 			    const char *);
+/* 1 if the policy and its own rules are the same in both configs. */
+int			 conf_policy_same(struct sandboxd_conf *,
+			    struct sandboxd_conf *, const char *);
 /* Add the implicit "default" policy unless the config defined one. */
 int			 conf_ensure_default_policy(struct sandboxd_conf *);
 /* Checks used by the parser and re-applied by every receiver. */

@@ -102,7 +102,7 @@ sandboxd_load(const char *corr, char *err, size_t errlen)
 int
 sandboxd_reload(const char *corr, char *err, size_t errlen)
 {
-	struct sandboxd_conf	*conf;
+	struct sandboxd_conf	*conf, *old;
 	char			 why[512];
 
 	log_info("reloading %s", sbx->conffile);
@@ -112,11 +112,12 @@ sandboxd_reload(const char *corr, char *err, size_t errlen)
 		log_warnx("%s", err);
 		return (-1);
 	}
-	conf_free(sbx->conf);
+	old = sbx->conf;
 	sbx->conf = conf;
 	children_retry_failed();
 	children_send_conf();
-	services_conf(conf);
+	services_conf(old, conf);
+	conf_free(old);
 	log_info("config generation %llu loaded",
 	    (unsigned long long)conf->global.generation);
 	return (0);
@@ -240,7 +241,7 @@ main(int argc, char *argv[])
 	resolver_open(&sbx->conf->global);
 	children_start();
 	/* Declared services wait for the children, then start once. */
-	services_conf(sbx->conf);
+	services_conf(NULL, sbx->conf);
 	log_info("started, config generation %llu",
 	    (unsigned long long)sbx->generation);
 	event_dispatch();

@@ -103,7 +103,7 @@ void	 control_send_fd(uint32_t, uint32_t, int, const void *, size_t);
 void	 control_set_attached(uint32_t, int);
 
 /* services.c */
-void	 services_conf(struct sandboxd_conf *);
+void	 services_conf(struct sandboxd_conf *, struct sandboxd_conf *);
 void	 services_kick(void);
 void	 services_runnerd_up(void);
 void	 services_runnerd_gone(void);

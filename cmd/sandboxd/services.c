@@ -749,14 +749,28 @@ svc_stop(struct service *s)
 	}
 }
 
+/* The reload kept its policy as it was: name, limits and rules. */
+static int
+svc_policy_kept(struct service *s, struct sandboxd_conf *old,
+    struct sandboxd_conf *conf, const char *policy)
+{
+	if (old == NULL)
+		return (1);
+	return (conf_policy_same(old, conf, policy[0] != '\0' ? policy :
+	    CONF_DEFAULT_POLICY));
+}
+
 /*
  * The config's services: new ones start, changed and failed ones are
  * made again, ones it no longer declares are stopped and forgotten.  A service
  * started by sandboxctl under a name the config now declares becomes
- * the declared one.
+ * the declared one.  A running service whose policy the reload changed
+ * (old is the config before it, NULL at start) is made again under the
+ * new one, as its next sandbox would be: a tightened policy does not
+ * wait for a crash to apply.
  */
 void
-services_conf(struct sandboxd_conf *conf)
+services_conf(struct sandboxd_conf *old, struct sandboxd_conf *conf)
 {
 	struct conf_service	*cs;
 	struct service		*s, *next;
@@ -768,10 +782,16 @@ services_conf(struct sandboxd_conf *conf)
 		if (s->declared && cs == NULL) {
 			s->gone = 1;
 			svc_stop(s);
+		} else if (cs == NULL && s->instance &&
+		    s->state != SVC_STATE_STOPPING &&
+		    !svc_policy_kept(s, old, conf, s->policy)) {
+			s->start_after_stop = 1;
+			svc_stop(s);
 		}
 	}
 	TAILQ_FOREACH(cs, &conf->services, entry) {
-		if ((s = svc_find(cs->m.name)) != NULL && svc_same(s, &cs->m)) {
+		if ((s = svc_find(cs->m.name)) != NULL && svc_same(s, &cs->m) &&
+		    svc_policy_kept(s, old, conf, cs->m.policy)) {
 			/* A reload says the cause of a failure may be fixed. */
 			if (s->state == SVC_STATE_FAILED) {
 				s->restarts = 0;

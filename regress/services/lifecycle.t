@@ -6,7 +6,7 @@
 # requests get clear errors; a reload starts and stops declared ones.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 42
+plan 46
 setup_users
 S=$ROOT/regress/services
 write_conf "
@@ -158,5 +158,32 @@ ctl reload >/dev/null
 check "a reload starts a failed declared service again" \
     svc_wait 10 bad starts=2
 check "... and leaves an unchanged running one alone" svc_is later starts=1 state=running
+
+# A reload that changes the policy a running service is under makes it
+# again under the new one; a change to another policy does not.
+conf2() {
+	write_conf "
+policy \"svc\" {
+	filesystem { read \"$S\" }
+	restart never
+	$1
+}
+policy \"other\" { $2 }
+service \"later\" { policy \"svc\"; command \"python3 $S/svc_plugin.py\" }"
+}
+pstarts=$(svc_field p starts)
+conf2 "" "limits { pids 50 }"
+ctl reload >/dev/null
+sleep 1
+check "a reload that changes another policy leaves a service alone" \
+    svc_is later starts=1 state=running
+conf2 "limits { pids 99 }" "limits { pids 50 }"
+ctl reload >/dev/null
+check "one that changes its own policy makes it again" \
+    svc_wait 10 later starts=2 state=running
+is "$(cat /sys/fs/cgroup/pids/$(cgroup_group)/$(svc_field later sandbox)/pids.max)" \
+    99 "... under the new limits"
+check "... a service started by sandboxctl under that policy too" \
+    svc_wait 10 p starts=$((pstarts + 1)) state=running
 
 done_testing
