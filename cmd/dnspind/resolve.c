@@ -386,8 +386,9 @@ query_timeout(int fd, short event, void *arg)
 }
 
 /*
- * Ask the next upstream, from a socket and with an id of the query's
- * own, over TCP if the client came that way or UDP came back truncated.
+ * Ask the next upstream, from a random source port (a socket of the
+ * pool, or a TCP connection of the query's own) with a random id, over
+ * TCP if the client came that way or UDP came back truncated.
  */
 static void
 resolve_upstream(struct query *qr)
@@ -413,11 +414,10 @@ resolve_upstream(struct query *qr)
 			sin6->sin6_addr = u->m.addr.addr.v6;
 			sslen = sizeof(*sin6);
 		}
-		qr->upid = arc4random_uniform(65536);
-		dns_set_id(qr->raw, qr->rawlen, qr->upid);
 		if (upx_start(&qr->up, &ss, sslen, qr->uptcp, qr->raw,
 		    qr->rawlen, query_upstream_read, qr) == -1)
 			continue;
+		qr->upid = qr->up.id;
 		tv.tv_sec = ms / 1000;
 		tv.tv_usec = (ms % 1000) * 1000;
 		evtimer_add(&qr->ev_timeout, &tv);
