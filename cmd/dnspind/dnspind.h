@@ -47,6 +47,7 @@ void		 resolve_query(const struct sockaddr_storage *, const uint8_t *,
 void		 resolve_cancel(void *);
 void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
+void		 resolve_netd_gone(void);
 void		 resolve_audit(const char *, const char *, const char *,
 		    const char *);
 
@@ -75,6 +76,10 @@ void		 upx_stop(struct upx *);
 int		 upsock_send(struct upx *, const struct sockaddr_storage *,
 		    socklen_t, uint8_t *, size_t);
 void		 upsock_detach(struct upx *);
+
+/* netdch.c: the channel to netd, for pins */
+void		 netdch_open(int);
+int		 netdch_send(const struct dns_pin_req *);
 
 /* tcp.c */
 void		 tcp_socket(int);

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "dnspind.h"
 #include "log.h"
 
@@ -50,6 +49,7 @@ struct query {
 	uint8_t			*ans;		/* held while netd pins */
 	size_t			 anslen;
 	uint32_t		 npending;	/* pin requests not acked */
+	int			 unsent;	/* a request had no way to netd */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -83,6 +83,7 @@ static struct timeval		 pin_wait = { 2, 0 };
 static struct dns_pin_req	 batch;
 static struct event		 ev_flush;
 static int			 flush_set, flush_armed;
+static size_t			 nunsent;	/* queries with unsent set */
 
 static void	resolve_upstream(struct query *);
 
@@ -115,6 +116,8 @@ resolve_audit(const char *event, const char *sandbox, const char *name,
 static void
 query_free(struct query *qr)
 {
+	if (qr->unsent)
+		nunsent--;
 	TAILQ_REMOVE(&queries, qr, entry);
 	RB_REMOVE(query_tokens, &tokens, qr);
 	nqueries--;
@@ -179,18 +182,49 @@ upstream_nth(int n)
 	return (NULL);
 }
 
-/* The batch to netd, as one request: one netlink batch there. */
+static struct query	*query_by_token(uint64_t);
+
+/*
+ * The batch to netd, as one request: one netlink batch there.  With no
+ * channel to netd, its answers are marked to fail at the end of the
+ * turn (not here: pin_queue may be in the middle of one of them).
+ */
 static void
 pin_send(void)
 {
+	struct query	*qr;
+	uint32_t	 i;
+
 	if (batch.nanswers == 0)
 		return;
 	log_debug("%s: %u answers, %u pins in one batch", __func__,
 	    batch.nanswers, batch.count);
-	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &batch,
-	    sizeof(batch)) == -1)
-		fatal("%s", __func__);
+	if (netdch_send(&batch) == -1)
+		for (i = 0; i < batch.nanswers; i++) {
+			qr = query_by_token(batch.answers[i].token);
+			if (qr != NULL && !qr->unsent) {
+				qr->unsent = 1;
+				nunsent++;
+			}
+		}
 	memset(&batch, 0, sizeof(batch));
+}
+
+static void	query_fail(struct query *, unsigned int);
+
+/* Answers whose pins found no way to netd: SERVFAIL. */
+static void
+pin_unsent(void)
+{
+	struct query	*qr, *next;
+
+	if (nunsent == 0)
+		return;
+	log_warnx("%s: no channel to netd: %zu answers fail", __func__,
+	    nunsent);
+	TAILQ_FOREACH_SAFE(qr, &queries, entry, next)
+		if (qr->unsent)
+			query_fail(qr, DNS_R_SERVFAIL);
 }
 
 /*
@@ -202,6 +236,35 @@ pin_flush(int fd, short event, void *arg)
 {
 	flush_armed = 0;
 	pin_send();
+	pin_unsent();
+}
+
+/*
+ * The channel to netd is gone, and with it every ack of what went on
+ * it: the answers waiting for one fail now, not after pin_wait.  What
+ * this turn has not sent yet goes on the next channel, if one comes.
+ */
+void
+resolve_netd_gone(void)
+{
+	struct query	*qr, *next;
+	size_t		 n = 0;
+	uint32_t	 i;
+
+	TAILQ_FOREACH_SAFE(qr, &queries, entry, next) {
+		if (qr->ans == NULL || qr->npending == 0)
+			continue;
+		for (i = 0; i < batch.nanswers; i++)
+			if (batch.answers[i].token == qr->token)
+				break;
+		if (i < batch.nanswers && qr->npending == 1)
+			continue;	/* all its pins still here */
+		query_fail(qr, DNS_R_SERVFAIL);
+		n++;
+	}
+	if (n > 0)
+		log_warnx("%s: %zu answers waited for netd's acks: SERVFAIL",
+		    __func__, n);
 }
 
 /*
