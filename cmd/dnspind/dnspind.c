@@ -8,7 +8,6 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,17 +87,9 @@ dnspind_dispatch_main(struct imsg *imsg)
 	return (0);
 }
 
-/* jansson, for the audit lines, would read /dev/urandom in the chroot. */
-static void
-dnspind_preinit(void)
-{
-	json_object_seed(arc4random() | 1);
-}
-
 static const struct child_ops dnspind_ops = {
 	.name = "dnspind",
 	.fdpass = 1,
-	.preinit = dnspind_preinit,
 	.conf_apply = dnspind_conf_apply,
 	.dispatch_main = dnspind_dispatch_main,
 };

@@ -48,7 +48,11 @@ void		 resolve_cancel(void *);
 void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_netd_gone(void);
-void		 resolve_audit(const char *, const char *, const char *,
+
+/* audit.c: one JSON audit line per refusal and per pin */
+ssize_t		 audit_format(char *, size_t, const char *, const char *,
+		    const char *, const char *);
+void		 audit_log(const char *, const char *, const char *,
 		    const char *);
 
 /* upstream.c: one exchange with one upstream */

@@ -13,7 +13,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,24 +93,6 @@ query_token_cmp(struct query *a, struct query *b)
 }
 RB_PROTOTYPE(query_tokens, query, by_token, query_token_cmp)
 RB_GENERATE(query_tokens, query, by_token, query_token_cmp)
-
-/* One audit line per refusal and per pin; names only, never more. */
-void
-resolve_audit(const char *event, const char *sandbox, const char *name,
-    const char *detail)
-{
-	json_t	*a;
-	char	*s;
-
-	a = json_pack("{s:s, s:s, s:s, s:s}", "audit", event, "sandbox",
-	    sandbox, "name", name, "detail", detail);
-	if (a == NULL || (s = json_dumps(a, JSON_COMPACT |
-	    JSON_SORT_KEYS)) == NULL)
-		fatalx("%s: json", __func__);
-	log_info("audit %s", s);
-	free(s);
-	json_decref(a);
-}
 
 static void
 query_free(struct query *qr)
@@ -312,7 +293,7 @@ query_audit_pin(struct query *qr, const struct dns_pin *p)
 	inet_ntop(p->af, p->addr, a, sizeof(a));
 	snprintf(d, sizeof(d), "%s %s %u ttl %u", a, p->proto == IPPROTO_UDP ?
 	    "udp" : "tcp", p->port, p->ttl);
-	resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+	audit_log("dns.pin", qr->sandbox, qr->q.name, d);
 }
 
 /* The pins one answer asks for, queued: every address, every port. */
@@ -548,7 +529,7 @@ static void
 unknown_refuse(const struct sockaddr_storage *from, int fromlen,
     const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
 {
-	resolve_audit("dns.refused", "", "", "unknown source");
+	audit_log("dns.refused", "", "", "unknown source");
 	query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
 }
 
@@ -654,7 +635,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	if (qr->nports == 0) {
 		free(qr->raw);
 		free(qr);
-		resolve_audit("dns.refused", sb->m.id, q.name, "not listed");
+		audit_log("dns.refused", sb->m.id, q.name, "not listed");
 		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
 		return;
 	}
