@@ -119,6 +119,7 @@ main(void)
 	struct imsg_hdr		 h;
 	int			 sp[2], fd;
 
+	log_procinit("netd");
 	log_init(1, LOG_DAEMON);
 	event_init();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) == -1)
