@@ -68,6 +68,7 @@ $B/sandboxctl: $(patsubst %.c,$B/%.o,$(wildcard cmd/sandboxctl/*.c)) \
 $B/regress/runnerd/sandbox_test: $(wildcard cmd/runnerd/*.[ch])
 $B/regress/workspace/workspace_test: $(wildcard cmd/runnerd/workspace.[ch])
 $B/regress/netd/netd_test: $(wildcard cmd/netd/*.[ch])
+$B/regress/netd/dnsch_test: $(wildcard cmd/netd/*.[ch])
 $B/regress/dnspind/dns_test: $(wildcard cmd/dnspind/*.[ch])
 
 $B/regress/%: regress/%.c $B/libsandboxd.a

@@ -1,6 +1,7 @@
 /*
  * The IMSG_DNS_* payloads are checked by the master before it relays
- * them and again by their receiver.
+ * them and again by their receiver; pin requests, which go from
+ * dnspind to netd on a channel of their own, by netd alone.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>

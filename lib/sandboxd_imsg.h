@@ -111,9 +111,14 @@ enum imsg_type {
 	IMSG_DNS_SANDBOX_GONE,		/* struct dns_sandbox */
 	/* master -> runnerd, no payload */
 	IMSG_DNS_UP,			/* dnspind (re)started: announce all */
-	/* dnspind -> netd, and the answer back, through the master */
+	/* dnspind -> netd, and the answer back, on their own channel */
 	IMSG_DNS_PIN,			/* struct dns_pin_req */
-	IMSG_DNS_PINNED			/* struct dns_pin_ack */
+	IMSG_DNS_PINNED,		/* struct dns_pin_ack */
+	/*
+	 * master -> netd and dnspind, no payload: one end each of a new
+	 * socketpair, their channel, made when both are running (again)
+	 */
+	IMSG_DNS_CHANNEL
 };
 
 #define CTL_MSG_SIZE		256

@@ -2,12 +2,12 @@
  * dnspind: the resolver that pins what it answers.  Runs as
  * _sbxdnspind in a chroot with no capabilities; talks to the master on
  * fd 3, from which it gets the resolver's sockets (only the master may
- * bind them), the sandboxes (from runnerd) and netd's pin acks.
+ * bind them), the sandboxes (from runnerd) and its channel to netd,
+ * which pins (netdch.c).
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,14 +48,14 @@ dnspind_dispatch_main(struct imsg *imsg)
 {
 	struct dns_socket	 so;
 	struct dns_sandbox	 sb;
-	struct dns_pin_ack	 ack;
 	uint32_t		 type = imsg_get_type(imsg);
 	int			 fd = imsg_get_fd(imsg);
 	char			 err[128];
 
 	if (dnspind_conf == NULL)
 		fatalx("%s: request before any config", __func__);
-	if ((fd != -1) != (type == IMSG_DNS_SOCKET))
+	if ((fd != -1) != (type == IMSG_DNS_SOCKET ||
+	    type == IMSG_DNS_CHANNEL))
 		fatalx("%s: imsg %u with the wrong fd", __func__, type);
 	switch (type) {
 	case IMSG_DNS_SOCKET:
@@ -76,10 +76,10 @@ dnspind_dispatch_main(struct imsg *imsg)
 		} else
 			sandboxes_del(sb.id);
 		break;
-	case IMSG_DNS_PINNED:
-		dnspind_get(imsg, &ack, sizeof(ack));
-		dnspind_check(dns_check_pin_ack(&ack, err, sizeof(err)), err);
-		resolve_pinned(&ack);
+	case IMSG_DNS_CHANNEL:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad IMSG_DNS_CHANNEL", __func__);
+		netdch_open(fd);
 		break;
 	default:
 		return (-1);
@@ -87,17 +87,9 @@ dnspind_dispatch_main(struct imsg *imsg)
 	return (0);
 }
 
-/* jansson, for the audit lines, would read /dev/urandom in the chroot. */
-static void
-dnspind_preinit(void)
-{
-	json_object_seed(arc4random() | 1);
-}
-
 static const struct child_ops dnspind_ops = {
 	.name = "dnspind",
 	.fdpass = 1,
-	.preinit = dnspind_preinit,
 	.conf_apply = dnspind_conf_apply,
 	.dispatch_main = dnspind_dispatch_main,
 };

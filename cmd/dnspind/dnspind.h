@@ -47,13 +47,23 @@ void		 resolve_query(const struct sockaddr_storage *, const uint8_t *,
 void		 resolve_cancel(void *);
 void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
-void		 resolve_audit(const char *, const char *, const char *,
+void		 resolve_netd_gone(void);
+
+/* audit.c: one JSON audit line per refusal and per pin */
+ssize_t		 audit_format(char *, size_t, const char *, const char *,
+		    const char *, const char *);
+void		 audit_log(const char *, const char *, const char *,
 		    const char *);
 
 /* upstream.c: one exchange with one upstream */
 typedef void	(*upx_fn)(void *, const uint8_t *, size_t);
+struct upsock;
 struct upx {
-	int		 fd;		/* -1: none under way */
+	uint16_t	 id;		/* the query's, as sent */
+	struct upsock	*sock;		/* UDP: the socket it waits on */
+	size_t		 slot;		/* its place there */
+	struct sockaddr_storage to;	/* UDP: whom the answer comes from */
+	int		 fd;		/* TCP: -1 if none under way */
 	struct event	 ev;
 	uint8_t		*out;		/* TCP: the framed query */
 	size_t		 outlen, outoff;
@@ -63,8 +73,17 @@ struct upx {
 	void		*arg;
 };
 int		 upx_start(struct upx *, const struct sockaddr_storage *,
-		    socklen_t, int, const uint8_t *, size_t, upx_fn, void *);
+		    socklen_t, int, uint8_t *, size_t, upx_fn, void *);
 void		 upx_stop(struct upx *);
+
+/* upsock.c: the pool of UDP sockets to the upstreams */
+int		 upsock_send(struct upx *, const struct sockaddr_storage *,
+		    socklen_t, uint8_t *, size_t);
+void		 upsock_detach(struct upx *);
+
+/* netdch.c: the channel to netd, for pins */
+void		 netdch_open(int);
+int		 netdch_send(const struct dns_pin_req *);
 
 /* tcp.c */
 void		 tcp_socket(int);

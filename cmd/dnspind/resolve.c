@@ -13,13 +13,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "dnspind.h"
 #include "log.h"
 
@@ -50,6 +48,7 @@ struct query {
 	uint8_t			*ans;		/* held while netd pins */
 	size_t			 anslen;
 	uint32_t		 npending;	/* pin requests not acked */
+	int			 unsent;	/* a request had no way to netd */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -83,6 +82,7 @@ static struct timeval		 pin_wait = { 2, 0 };
 static struct dns_pin_req	 batch;
 static struct event		 ev_flush;
 static int			 flush_set, flush_armed;
+static size_t			 nunsent;	/* queries with unsent set */
 
 static void	resolve_upstream(struct query *);
 
@@ -94,27 +94,11 @@ query_token_cmp(struct query *a, struct query *b)
 RB_PROTOTYPE(query_tokens, query, by_token, query_token_cmp)
 RB_GENERATE(query_tokens, query, by_token, query_token_cmp)
 
-/* One audit line per refusal and per pin; names only, never more. */
-void
-resolve_audit(const char *event, const char *sandbox, const char *name,
-    const char *detail)
-{
-	json_t	*a;
-	char	*s;
-
-	a = json_pack("{s:s, s:s, s:s, s:s}", "audit", event, "sandbox",
-	    sandbox, "name", name, "detail", detail);
-	if (a == NULL || (s = json_dumps(a, JSON_COMPACT |
-	    JSON_SORT_KEYS)) == NULL)
-		fatalx("%s: json", __func__);
-	log_info("audit %s", s);
-	free(s);
-	json_decref(a);
-}
-
 static void
 query_free(struct query *qr)
 {
+	if (qr->unsent)
+		nunsent--;
 	TAILQ_REMOVE(&queries, qr, entry);
 	RB_REMOVE(query_tokens, &tokens, qr);
 	nqueries--;
@@ -179,18 +163,49 @@ upstream_nth(int n)
 	return (NULL);
 }
 
-/* The batch to netd, as one request: one netlink batch there. */
+static struct query	*query_by_token(uint64_t);
+
+/*
+ * The batch to netd, as one request: one netlink batch there.  With no
+ * channel to netd, its answers are marked to fail at the end of the
+ * turn (not here: pin_queue may be in the middle of one of them).
+ */
 static void
 pin_send(void)
 {
+	struct query	*qr;
+	uint32_t	 i;
+
 	if (batch.nanswers == 0)
 		return;
 	log_debug("%s: %u answers, %u pins in one batch", __func__,
 	    batch.nanswers, batch.count);
-	if (imsgev_compose(child_iev_main(), IMSG_DNS_PIN, 0, 0, -1, &batch,
-	    sizeof(batch)) == -1)
-		fatal("%s", __func__);
+	if (netdch_send(&batch) == -1)
+		for (i = 0; i < batch.nanswers; i++) {
+			qr = query_by_token(batch.answers[i].token);
+			if (qr != NULL && !qr->unsent) {
+				qr->unsent = 1;
+				nunsent++;
+			}
+		}
 	memset(&batch, 0, sizeof(batch));
+}
+
+static void	query_fail(struct query *, unsigned int);
+
+/* Answers whose pins found no way to netd: SERVFAIL. */
+static void
+pin_unsent(void)
+{
+	struct query	*qr, *next;
+
+	if (nunsent == 0)
+		return;
+	log_warnx("%s: no channel to netd: %zu answers fail", __func__,
+	    nunsent);
+	TAILQ_FOREACH_SAFE(qr, &queries, entry, next)
+		if (qr->unsent)
+			query_fail(qr, DNS_R_SERVFAIL);
 }
 
 /*
@@ -202,6 +217,35 @@ pin_flush(int fd, short event, void *arg)
 {
 	flush_armed = 0;
 	pin_send();
+	pin_unsent();
+}
+
+/*
+ * The channel to netd is gone, and with it every ack of what went on
+ * it: the answers waiting for one fail now, not after pin_wait.  What
+ * this turn has not sent yet goes on the next channel, if one comes.
+ */
+void
+resolve_netd_gone(void)
+{
+	struct query	*qr, *next;
+	size_t		 n = 0;
+	uint32_t	 i;
+
+	TAILQ_FOREACH_SAFE(qr, &queries, entry, next) {
+		if (qr->ans == NULL || qr->npending == 0)
+			continue;
+		for (i = 0; i < batch.nanswers; i++)
+			if (batch.answers[i].token == qr->token)
+				break;
+		if (i < batch.nanswers && qr->npending == 1)
+			continue;	/* all its pins still here */
+		query_fail(qr, DNS_R_SERVFAIL);
+		n++;
+	}
+	if (n > 0)
+		log_warnx("%s: %zu answers waited for netd's acks: SERVFAIL",
+		    __func__, n);
 }
 
 /*
@@ -249,7 +293,7 @@ query_audit_pin(struct query *qr, const struct dns_pin *p)
 	inet_ntop(p->af, p->addr, a, sizeof(a));
 	snprintf(d, sizeof(d), "%s %s %u ttl %u", a, p->proto == IPPROTO_UDP ?
 	    "udp" : "tcp", p->port, p->ttl);
-	resolve_audit("dns.pin", qr->sandbox, qr->q.name, d);
+	audit_log("dns.pin", qr->sandbox, qr->q.name, d);
 }
 
 /* The pins one answer asks for, queued: every address, every port. */
@@ -386,8 +430,9 @@ query_timeout(int fd, short event, void *arg)
 }
 
 /*
- * Ask the next upstream, from a socket and with an id of the query's
- * own, over TCP if the client came that way or UDP came back truncated.
+ * Ask the next upstream, from a random source port (a socket of the
+ * pool, or a TCP connection of the query's own) with a random id, over
+ * TCP if the client came that way or UDP came back truncated.
  */
 static void
 resolve_upstream(struct query *qr)
@@ -413,11 +458,10 @@ resolve_upstream(struct query *qr)
 			sin6->sin6_addr = u->m.addr.addr.v6;
 			sslen = sizeof(*sin6);
 		}
-		qr->upid = arc4random_uniform(65536);
-		dns_set_id(qr->raw, qr->rawlen, qr->upid);
 		if (upx_start(&qr->up, &ss, sslen, qr->uptcp, qr->raw,
 		    qr->rawlen, query_upstream_read, qr) == -1)
 			continue;
+		qr->upid = qr->up.id;
 		tv.tv_sec = ms / 1000;
 		tv.tv_usec = (ms % 1000) * 1000;
 		evtimer_add(&qr->ev_timeout, &tv);
@@ -485,7 +529,7 @@ static void
 unknown_refuse(const struct sockaddr_storage *from, int fromlen,
     const uint8_t *pkt, size_t len, query_reply_fn reply, void *arg)
 {
-	resolve_audit("dns.refused", "", "", "unknown source");
+	audit_log("dns.refused", "", "", "unknown source");
 	query_refuse(from, fromlen, pkt, len, NULL, reply, arg);
 }
 
@@ -591,7 +635,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	if (qr->nports == 0) {
 		free(qr->raw);
 		free(qr);
-		resolve_audit("dns.refused", sb->m.id, q.name, "not listed");
+		audit_log("dns.refused", sb->m.id, q.name, "not listed");
 		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
 		return;
 	}

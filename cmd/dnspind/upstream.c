@@ -1,9 +1,10 @@
 /*
- * One exchange with one upstream, from a socket of its own: over UDP a
- * datagram out and whatever comes back (the caller picks its answer
- * out of them), over TCP a connection, the query framed (RFC 7766) and
- * one framed answer read back.  The caller keeps the time; a TCP
- * exchange that fails reports so at once, with a NULL message.
+ * One exchange with one upstream, with a random id: over UDP a datagram
+ * out from a socket of the pool (upsock.c) and what comes back to it
+ * from that upstream with that id (the caller checks the question),
+ * over TCP a connection of its own, the query framed (RFC 7766) and one
+ * framed answer read back.  The caller keeps the time; a TCP exchange
+ * that fails reports so at once, with a NULL message.
  */
 #include <sys/socket.h>
 
@@ -15,11 +16,10 @@
 #include "dnspind.h"
 #include "log.h"
 
-static uint8_t	 udpbuf[65535];
-
 void
 upx_stop(struct upx *x)
 {
+	upsock_detach(x);
 	if (x->fd == -1)
 		return;
 	event_del(&x->ev);
@@ -38,20 +38,6 @@ upx_fail(struct upx *x, const char *why)
 	log_debug("%s: upstream over TCP: %s", __func__, why);
 	upx_stop(x);
 	x->done(x->arg, NULL, 0);
-}
-
-static void
-upx_udp_read(int fd, short event, void *arg)
-{
-	struct upx	*x = arg;
-	ssize_t		 n;
-
-	if ((n = recv(fd, udpbuf, sizeof(udpbuf), 0)) == -1) {
-		if (errno != EAGAIN && errno != EINTR)
-			log_debug("%s: %s", __func__, strerror(errno));
-		return;		/* ICMP errors: the caller's timeout moves on */
-	}
-	x->done(x->arg, udpbuf, n);	/* may stop and free x */
 }
 
 static void
@@ -116,33 +102,32 @@ upx_tcp_write(int fd, short event, void *arg)
 }
 
 /*
- * Send msg to ss over UDP or TCP; done(arg, answer, len) for each
- * datagram back, or once for the TCP answer (NULL if there is none).
- * -1 if it could not even start.
+ * Send msg to ss over UDP or TCP with a fresh random id (written into
+ * msg, and kept in x->id); done(arg, answer, len) for each datagram
+ * back from ss with that id, or once for the TCP answer (NULL if there
+ * is none).  -1 if it could not even start.
  */
 int
 upx_start(struct upx *x, const struct sockaddr_storage *ss, socklen_t sslen,
-    int tcp, const uint8_t *msg, size_t len, upx_fn done, void *arg)
+    int tcp, uint8_t *msg, size_t len, upx_fn done, void *arg)
 {
+	upx_stop(x);
 	memset(x, 0, sizeof(*x));
+	x->fd = -1;
 	x->done = done;
 	x->arg = arg;
-	if ((x->fd = socket(ss->ss_family, (tcp ? SOCK_STREAM : SOCK_DGRAM) |
-	    SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1) {
+	if (!tcp)
+		return (upsock_send(x, ss, sslen, msg, len));
+	x->id = arc4random_uniform(65536);
+	dns_set_id(msg, len, x->id);
+	if ((x->fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0)) == -1) {
 		log_warn("%s: socket", __func__);
 		return (-1);
 	}
 	if (connect(x->fd, (const struct sockaddr *)ss, sslen) == -1 &&
-	    !(tcp && errno == EINPROGRESS))
+	    errno != EINPROGRESS)
 		goto fail;
-	if (!tcp) {
-		if (send(x->fd, msg, len, 0) == -1)
-			goto fail;
-		event_set(&x->ev, x->fd, EV_READ | EV_PERSIST, upx_udp_read,
-		    x);
-		event_add(&x->ev, NULL);
-		return (0);
-	}
 	if ((x->out = malloc(2 + len)) == NULL)
 		fatal("%s", __func__);
 	x->out[0] = len >> 8;

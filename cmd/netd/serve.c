@@ -21,7 +21,6 @@
 
 #include "child.h"
 #include "log.h"
-#include "dns_msg.h"
 #include "net_msg.h"
 #include "serve.h"
 
@@ -376,26 +375,26 @@ serve_sync_end(void)
 }
 
 /*
- * dnspind's pins of several answers, in one netlink batch; each answer
- * is acknowledged on its own, and released by dnspind when it is.  The
- * datapath refuses a port that no allow name rule of the sandbox names.
+ * dnspind's pins of several answers (a request dnsch.c checked), in one
+ * netlink batch; each answer is acknowledged on its own in ack, and
+ * released by dnspind when it is.  The datapath refuses a port that no
+ * allow name rule of the sandbox names.
  */
-static void
-serve_pin(const struct dns_pin_req *m)
+void
+serve_pin(const struct dns_pin_req *m, struct dns_pin_ack *ack)
 {
 	const struct netd_ident	*ni;
 	struct dp_pin_group	 g[DNS_PIN_ANSWERS];
 	struct netd_pin		 pins[DNS_PIN_MAX];
-	struct dns_pin_ack	 ack;
 	struct live		*l;
 	const struct dns_pin	*p;
 	uint32_t		 a, i, n = 0;
 
-	memset(&ack, 0, sizeof(ack));
+	memset(ack, 0, sizeof(*ack));
 	memset(g, 0, sizeof(g));
 	memset(pins, 0, sizeof(pins));
-	ack.nanswers = m->nanswers;
-	memcpy(ack.answers, m->answers, sizeof(ack.answers));
+	ack->nanswers = m->nanswers;
+	memcpy(ack->answers, m->answers, sizeof(ack->answers));
 	for (a = 0; a < m->nanswers; a++) {
 		g[a].pins = &pins[n];
 		for (i = 0; i < m->count; i++) {
@@ -417,8 +416,7 @@ serve_pin(const struct dns_pin_req *m)
 	}
 	(void)dp_pin_groups(netd_dp(nd), g, m->nanswers);
 	for (a = 0; a < m->nanswers; a++)
-		ack.answers[a].error = g[a].error;
-	serve_send(IMSG_DNS_PINNED, 0, &ack, sizeof(ack));
+		ack->answers[a].error = g[a].error;
 }
 
 /* Pins for show, SBX_NET_PINS_MAX to a message. */
@@ -531,13 +529,13 @@ serve_dispatch(struct imsg *imsg)
 {
 	struct net_setup	 setup;
 	struct net_sync		 sync;
-	struct dns_pin_req	 pin;
 	struct net_id		 id;
 	uint32_t		 type = imsg_get_type(imsg);
 	int			 fd = imsg_get_fd(imsg);
 	char			 err[128];
 
-	if (fd != -1 && type != IMSG_NET_SETUP && type != IMSG_NET_PREPARE)
+	if (fd != -1 && type != IMSG_NET_SETUP && type != IMSG_NET_PREPARE &&
+	    type != IMSG_DNS_CHANNEL)
 		fatalx("%s: an fd with imsg %u", __func__, type);
 	switch (type) {
 	case IMSG_NET_SETUP:
@@ -568,10 +566,10 @@ serve_dispatch(struct imsg *imsg)
 		serve_check(net_check_sync(&sync, err, sizeof(err)), err);
 		serve_sync(&sync);
 		break;
-	case IMSG_DNS_PIN:
-		SERVE_GET(imsg, pin);
-		serve_check(dns_check_pin_req(&pin, err, sizeof(err)), err);
-		serve_pin(&pin);
+	case IMSG_DNS_CHANNEL:
+		if (fd == -1 || imsg_get_len(imsg) != 0)
+			fatalx("%s: bad IMSG_DNS_CHANNEL", __func__);
+		dnsch_open(fd);
 		break;
 	case IMSG_NET_SYNC_END:
 		if (imsg_get_len(imsg) != 0)

@@ -295,10 +295,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && type >= IMSG_NET_SETUP &&
 	    type <= IMSG_NET_PREPARE)
 		return (relay_net(imsg));
-	if ((c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
-	    type == IMSG_DNS_SANDBOX_GONE)) ||
-	    (c->id == PROC_DNSPIND && type == IMSG_DNS_PIN) ||
-	    (c->id == PROC_NETD && type == IMSG_DNS_PINNED))
+	if (c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
+	    type == IMSG_DNS_SANDBOX_GONE))
 		return (relay_dns(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
@@ -324,6 +322,9 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		/* A new dnspind: its sockets, then every sandbox. */
 		if (c->id == PROC_DNSPIND)
 			resolver_send();
+		/* A new netd or dnspind: their channel, made again. */
+		if (c->id == PROC_NETD || c->id == PROC_DNSPIND)
+			relay_dns_channel();
 		if ((c->id == PROC_DNSPIND &&
 		    children_running(PROC_RUNNERD)) ||
 		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))

@@ -1,11 +1,13 @@
 /*
- * dnspind's messages pass through the master like envd's and netd's:
- * runnerd tells it of sandboxes, it asks netd for pins and netd
- * acknowledges them.  Each is checked here first; a pin that cannot
- * reach netd is answered here, so no answer waits for nobody.
+ * dnspind's messages from runnerd pass through the master like envd's
+ * and netd's: runnerd tells it of sandboxes, each message checked here
+ * first.  Pins go from dnspind to netd, and their acks back, on a
+ * channel of their own that the master makes: a socketpair, one end to
+ * each, made again whenever either of them (re)starts.  netd checks
+ * every request on it as the master checks what it relays.
  */
-#include <errno.h>
-#include <string.h>
+#include <sys/socket.h>
+
 #include <unistd.h>
 
 #include "dns_msg.h"
@@ -25,12 +27,6 @@ relay_dns_check(struct imsg *imsg, int fd, char *err, size_t len)
 	case IMSG_DNS_SANDBOX_GONE:
 		return (n != sizeof(struct dns_sandbox) ? -1 :
 		    dns_check_sandbox(d, err, len));
-	case IMSG_DNS_PIN:
-		return (n != sizeof(struct dns_pin_req) ? -1 :
-		    dns_check_pin_req(d, err, len));
-	case IMSG_DNS_PINNED:
-		return (n != sizeof(struct dns_pin_ack) ? -1 :
-		    dns_check_pin_ack(d, err, len));
 	}
 	return (-1);
 }
@@ -38,13 +34,9 @@ relay_dns_check(struct imsg *imsg, int fd, char *err, size_t len)
 int
 relay_dns(struct imsg *imsg)
 {
-	const struct dns_pin_req	*req;
-	struct dns_pin_ack		 ack;
-	uint32_t			 type = imsg_get_type(imsg);
-	int				 fd = imsg_get_fd(imsg);
-	char				 err[128] = "";
-	enum proc_id			 to;
-	uint32_t			 i;
+	uint32_t	 type = imsg_get_type(imsg);
+	int		 fd = imsg_get_fd(imsg);
+	char		 err[128] = "";
 
 	if (relay_dns_check(imsg, fd, err, sizeof(err)) == -1) {
 		log_warnx("%s: type %u: %s", __func__, type,
@@ -53,17 +45,33 @@ relay_dns(struct imsg *imsg)
 			close(fd);
 		return (-1);
 	}
-	to = type == IMSG_DNS_PIN ? PROC_NETD : PROC_DNSPIND;
-	if (children_send(to, type, -1, imsg->data, imsg_get_len(imsg)) ==
-	    -1 && errno == EAGAIN && type == IMSG_DNS_PIN) {
-		req = imsg->data;
-		memset(&ack, 0, sizeof(ack));
-		ack.nanswers = req->nanswers;
-		memcpy(ack.answers, req->answers, sizeof(ack.answers));
-		for (i = 0; i < ack.nanswers; i++)
-			ack.answers[i].error = EAGAIN;
-		children_send(PROC_DNSPIND, IMSG_DNS_PINNED, -1, &ack,
-		    sizeof(ack));
-	}
+	(void)children_send(PROC_DNSPIND, type, -1, imsg->data,
+	    imsg_get_len(imsg));
 	return (0);
+}
+
+/*
+ * netd and dnspind both running (one of them just started): a new
+ * channel between them.  Each drops the one it had; one that misses
+ * its end (gone again meanwhile) leaves the other an end whose peer
+ * is closed, which it sees as the channel gone.
+ */
+void
+relay_dns_channel(void)
+{
+	int	 sp[2];
+
+	if (!children_running(PROC_NETD) || !children_running(PROC_DNSPIND))
+		return;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0, sp) == -1) {
+		log_warn("%s: socketpair: no pins until a restart", __func__);
+		return;
+	}
+	if (children_send(PROC_NETD, IMSG_DNS_CHANNEL, sp[0], NULL, 0) == -1)
+		log_warn("%s: to netd", __func__);
+	if (children_send(PROC_DNSPIND, IMSG_DNS_CHANNEL, sp[1], NULL, 0) ==
+	    -1)
+		log_warn("%s: to dnspind", __func__);
+	log_debug("%s: a new channel between netd and dnspind", __func__);
 }

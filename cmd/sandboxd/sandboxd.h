@@ -83,6 +83,7 @@ int	 relay_env_health(struct imsg *);
 
 /* relay_dns.c */
 int	 relay_dns(struct imsg *);
+void	 relay_dns_channel(void);
 
 /* resolver.c */
 void	 resolver_open(const struct conf_global_msg *);

@@ -327,4 +327,47 @@ is "$(awk '$1 == "slow" { print $2 }' "$T/tcpvictim.out")" no \
     "none of them took 400ms or more"
 is "$(child_field dnspind pid)" "$pid0" "dnspind is still the same process"
 
+# The upstream sockets: a random source port from a pool, each socket
+# retired after 64 queries (or 10 s), and an answer with the right id
+# from another port than the upstream's is dropped.
+PORTSPY="$QLIB"'
+print("otherport", udp("169.254.1.1", "otherport.junk.test"))
+print("good", udp("169.254.1.1", "good.junk.test"))
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+ok = 0
+for i in range(1000):
+    s.sendto(query("n%d.junk.test" % i, i), ("169.254.1.1", 53))
+    if i % 50 == 49:
+        while ok < i + 1:
+            try:
+                if s.recv(512)[3] & 15 == 0:
+                    ok += 1
+            except socket.timeout:
+                break
+print("answered", ok)
+'
+cp "$T/stub.log" "$T/stub.log.0"
+ctl run -p hostile -- python3 -c "$PORTSPY" > "$T/ports.out" 2>&1
+diag "$(tr '\n' ' ' < "$T/ports.out")"
+is "$(awk '$1 == "otherport" { print $2, $3 }' "$T/ports.out")" "rcode 2" \
+    "an answer with the right id from another port is dropped: SERVFAIL"
+is "$(awk '$1 == "good" { print $2, $3 }' "$T/ports.out")" "rcode 0" \
+    "the same answer from the upstream's own port is taken"
+check "nothing was pinned for the dropped one" \
+    fails grep -q '"name":"otherport.junk.test"' "$LOG"
+is "$(awk '$1 == "answered" { print $2 }' "$T/ports.out")" 1000 \
+    "1000 names resolved in bursts of 50"
+# The source ports of those 1000, as the stub saw them.
+tail -n +$(($(wc -l < "$T/stub.log.0") + 1)) "$T/stub.log" |
+    awk '$1 == "from" { p = $2 } $1 == "q" && $2 ~ /^n[0-9]+\.junk\.test$/ {
+    print p }' | sort | uniq -c > "$T/ports.n"
+diag "source ports: $(wc -l < "$T/ports.n"), queries on the busiest:" \
+    "$(sort -rn "$T/ports.n" | awk 'NR == 1 { print $1 }')"
+check "they came from more than 8 ports: sockets were retired and replaced" \
+    awk 'END { exit !(NR > 8) }' "$T/ports.n"
+# (twice: the kernel may give a port out again to a later socket)
+check "none from one port more than twice 64 times" \
+    awk '$1 > 128 { f = 1 } END { exit f }' "$T/ports.n"
+
 plan $tap_n

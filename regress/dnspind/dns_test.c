@@ -7,8 +7,10 @@
 #include "../../cmd/dnspind/dns_wire.c"
 #include "../../cmd/dnspind/dns_answer.c"
 #include "../../cmd/dnspind/dns_name.c"
+#include "../../cmd/dnspind/audit.c"
 
 #include <arpa/inet.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1146,6 +1148,43 @@ test_answer_trim(void)
 	    "-1 for a message that does not parse");
 }
 
+/* The audit line, as jansson's compact, key-sorted dump would have it. */
+static void
+test_audit(void)
+{
+	static const char *const names[] = {
+		"www.example.com", "", "a\"b.test", "back\\slash.test",
+		"tab\tnl\ncr\rff\fbs\b.test", "\x01\x1f\x7f~.test",
+		"*.junk.test", "{\"audit\":\"x\"}"
+	};
+	char		 got[AUDIT_LINE_MAX], *want, big[1200];
+	json_t		*j;
+	size_t		 i;
+	ssize_t		 n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = audit_format(got, sizeof(got), "dns.pin", "sbx0123",
+		    names[i], "10.0.0.1 tcp 80 ttl 60");
+		j = json_pack("{s:s, s:s, s:s, s:s}", "audit", "dns.pin",
+		    "sandbox", "sbx0123", "name", names[i], "detail",
+		    "10.0.0.1 tcp 80 ttl 60");
+		want = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+		ok(n > 0 && strcmp(got, want) == 0 && (size_t)n == strlen(want),
+		    "audit line %zu as jansson writes it", i);
+		if (n < 0 || strcmp(got, want) != 0)
+			printf("# got  %s\n# want %s\n", n < 0 ? "-1" : got,
+			    want);
+		free(want);
+		json_decref(j);
+	}
+	memset(big, '"', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ok(audit_format(got, sizeof(got), "dns.pin", "sbx0123", big, "") ==
+	    -1, "a line over its buffer (every quote escaped): -1");
+	ok(audit_format(got, 20, "dns.pin", "sbx0123", "a.test", "") == -1,
+	    "and one over a smaller buffer");
+}
+
 int
 main(void)
 {
@@ -1170,6 +1209,7 @@ main(void)
 	test_answer_trim();
 	test_build();
 	test_strerror();
+	test_audit();
 	test_mutate();
 	printf("1..%d\n", tap_n);
 	return (tap_failed != 0);

@@ -15,9 +15,12 @@
 #			with rdata lengths past the end), rand (random
 #			bytes after a right id), short (5 bytes), badid,
 #			qmismatch (another question), tcplen (over TCP a
-#			length longer than what follows, then close)
+#			length longer than what follows, then close),
+#			otherport (over UDP, the right answer, but from
+#			another source port than 53)
 # NAME=silent: a name never answered (over TCP, the connection closed).
-# Logs "q NAME TYPE udp|tcp" for each query it gets.
+# Logs "q NAME TYPE udp|tcp" for each query it gets, and before it, for
+# one over UDP, "from PORT": the port it came from.
 import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
@@ -134,12 +137,19 @@ def udp():
             flush(s, held)
             continue
         msg, peer = s.recvfrom(4096)
+        print("from", peer[1], flush=True)
         try:
-            a = answer(msg, "udp")[0]
+            a, kind = answer(msg, "udp")
         except Exception as e:
             print("bad", e, flush=True)
             continue
         if a is None:
+            continue
+        if kind == "otherport":
+            o = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            o.bind((addr, 0))
+            o.sendto(a, peer)
+            o.close()
             continue
         if b"\x05burst\x04test\x00" in msg[:300].lower():
             held.append((a, peer))

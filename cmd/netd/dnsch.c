@@ -1,0 +1,101 @@
+/*
+ * The channel from dnspind: its pin requests, and netd's acks back,
+ * without the master in between (it makes the channel, a socketpair,
+ * and gives each of us an end; a new one replaces the old whenever
+ * either restarts).  dnspind is the less trusted side, exposed to
+ * sandboxes and upstreams: every request is checked here as the master
+ * checks what it relays, and a malformed one is dropped, logged, with
+ * the channel kept; one that breaks the stream itself (its framing, an
+ * fd) closes the channel.  The datapath checks each pin again.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dns_msg.h"
+#include "imsgev.h"
+#include "log.h"
+#include "serve.h"
+
+static struct imsgev	 iev_dns;
+static int		 dns_open;
+
+static void
+dnsch_close(const char *why)
+{
+	if (!dns_open)
+		return;
+	log_info("%s: the channel to dnspind: %s", __func__, why);
+	imsgev_del(&iev_dns);
+	close(iev_dns.ibuf.fd);
+	imsg_clear(&iev_dns.ibuf);
+	dns_open = 0;
+}
+
+/* One message: a pin request, checked, done and acknowledged. */
+static void
+dnsch_imsg(struct imsg *imsg)
+{
+	struct dns_pin_req	 req;
+	struct dns_pin_ack	 ack;
+	uint32_t		 type = imsg_get_type(imsg);
+	char			 err[128];
+
+	if (type != IMSG_DNS_PIN) {
+		log_warnx("%s: imsg %u from dnspind: dropped", __func__, type);
+		return;
+	}
+	if (imsg_get_data(imsg, &req, sizeof(req)) == -1) {
+		log_warnx("%s: a pin request of %zu bytes from dnspind: "
+		    "dropped", __func__, imsg_get_len(imsg));
+		return;
+	}
+	if (dns_check_pin_req(&req, err, sizeof(err)) == -1) {
+		log_warnx("%s: a pin request from dnspind: %s: dropped",
+		    __func__, err);
+		return;
+	}
+	serve_pin(&req, &ack);
+	if (imsgev_compose(&iev_dns, IMSG_DNS_PINNED, 0, 0, -1, &ack,
+	    sizeof(ack)) == -1)
+		dnsch_close(strerror(errno));
+}
+
+static void
+dnsch_dispatch(int fd, short event, void *arg)
+{
+	struct imsg	 imsg;
+	ssize_t		 n;
+
+	if (imsgev_io(&iev_dns, event) == -1) {
+		if (errno != 0)
+			log_warn("%s: from dnspind", __func__);
+		dnsch_close(errno == 0 ? "closed by dnspind" : "closed");
+		return;
+	}
+	while (dns_open) {
+		if ((n = imsg_get(&iev_dns.ibuf, &imsg)) == -1) {
+			log_warnx("%s: a malformed message from dnspind",
+			    __func__);
+			dnsch_close("closed");
+			return;
+		}
+		if (n == 0)
+			break;
+		dnsch_imsg(&imsg);
+		imsg_free(&imsg);
+	}
+	if (dns_open)
+		imsgev_add(&iev_dns);
+}
+
+/* A new channel from the master: the old one, if any, is done with. */
+void
+dnsch_open(int fd)
+{
+	if (dns_open)
+		dnsch_close("replaced by a new one");
+	imsgev_init(&iev_dns, fd, dnsch_dispatch, &iev_dns);
+	dns_open = 1;
+	log_debug("%s: a channel to dnspind", __func__);
+}

@@ -1,0 +1,130 @@
+#!/bin/sh
+# dnspind's pins go to netd on a channel of their own, a socketpair the
+# master makes and gives both, made again when either restarts.  netd
+# killed mid-traffic: no answer waits for it (those whose acks died
+# with it fail at once, SERVFAIL, not after the 2s pin wait), and once
+# it is back pins work again; the same after dnspind is killed.
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/netd/dtopo.sh"
+need_root
+
+UP=198.51.100.53
+write_conf "
+upstream $UP
+policy \"many\" {
+	network { allow name \"*.many.test\" port 80 }
+}"
+topo_up || { echo "Bail out! topology"; exit 1; }
+ip netns pids $H | xargs -r kill
+ip -n $P addr add $UP/32 dev lo
+ip -n $H route add $UP/32 via $PEERLINK
+# nK.many.test is 10.77.x.y: the peer takes the whole /16 as its own.
+ip -n $P route add local 10.77.0.0/16 dev lo
+ip -n $H route add 10.77.0.0/16 via $PEERLINK
+(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
+    > "$T/stub.log" 2>&1 &)
+wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+suite_run || { echo "Bail out! the suite did not start"; exit 1; }
+
+# "FIRST COUNT": nK.many.test for K from FIRST, resolved and dialled;
+# prints "connected N failed M".
+DIALPY='
+import socket, sys
+ok = bad = 0
+for k in range(int(sys.argv[1]), int(sys.argv[1]) + int(sys.argv[2])):
+    try:
+        a = socket.getaddrinfo("n%d.many.test" % k, 80, socket.AF_INET,
+            socket.SOCK_STREAM)[0][4][0]
+        s = socket.socket()
+        s.settimeout(0.9)
+        s.connect((a, 80))
+        ok += s.recv(64).startswith(b"ok")
+    except OSError as e:
+        bad += 1
+        print("failed", k, e, flush=True)
+print("connected", ok, "failed", bad)
+'
+# A new name every 10ms for SECONDS, each timed: "answered N servfail
+# M lost L slowest MS".
+LOOPPY='
+import socket, struct, sys, time
+def query(name, qid):
+    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
+    for l in name.split("."):
+        q += bytes([len(l)]) + l.encode()
+    return q + b"\0" + struct.pack(">HH", 1, 1)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(3)
+n = fail = lost = 0
+slow = 0.0
+k = int(sys.argv[2])
+end = time.monotonic() + float(sys.argv[1])
+print("start", flush=True)
+while time.monotonic() < end:
+    k += 1
+    t = time.monotonic()
+    s.sendto(query("n%d.many.test" % k, k & 0xffff), ("169.254.1.1", 53))
+    try:
+        while True:
+            r = s.recv(512)
+            if struct.unpack(">H", r[:2])[0] == k & 0xffff:
+                break
+        slow = max(slow, time.monotonic() - t)
+        if r[3] & 15 == 2:
+            fail += 1
+        else:
+            n += 1
+    except socket.timeout:
+        lost += 1
+    time.sleep(0.01)
+print("answered %d servfail %d lost %d slowest %d" % (n, fail, lost,
+    slow * 1000))
+'
+out=$(ctl run -p many -- python3 -c "$DIALPY" 1 20 2>&1)
+is "$out" "connected 20 failed 0" "20 names resolved and dialled: pinned"
+
+# netd killed while a sandbox asks for a new name every 10ms.
+old=$(child_field netd pid)
+ctl run -p many -- python3 -c "$LOOPPY" 4 1000 > "$T/loop.out" 2>&1 &
+lpid=$!
+wait_for 10 grep -q start "$T/loop.out"
+sleep 1
+kill -KILL "$old"
+wait $lpid
+diag "netd killed: $(tail -n 1 "$T/loop.out")"
+netd_back() {
+	p=$(child_field netd pid)
+	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
+	    [ "$(child_field netd state)" = running ]
+}
+check "netd is restarted" wait_for 15 netd_back
+check "no query was lost, and none waited a second (the pin wait is 2s)" \
+    awk '$1 == "answered" && $6 == 0 && $8 < 1000 { f = 1 }
+    END { exit !f }' "$T/loop.out"
+check "answers were pinned before and after the kill" \
+    awk '$1 == "answered" && $2 > 100 { f = 1 } END { exit !f }' \
+    "$T/loop.out"
+# "closed by netd", or "closed" after a reset: netd died with requests
+# unread.
+check "dnspind saw the channel go" \
+    grep -q 'netdch_close: the channel to netd: closed' "$LOG"
+out=$(ctl run -p many -- python3 -c "$DIALPY" 2000 20 2>&1)
+is "$out" "connected 20 failed 0" \
+    "after netd's restart, on the new channel: 20 more pinned and dialled"
+
+# dnspind killed: the new one gets a channel of its own.
+old=$(child_field dnspind pid)
+kill -KILL "$old"
+dnspind_back() {
+	p=$(child_field dnspind pid)
+	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
+	    [ "$(child_field dnspind state)" = running ]
+}
+check "dnspind is restarted" wait_for 15 dnspind_back
+check "netd saw its old channel go" \
+    wait_for 5 grep -q 'dnsch_close: the channel to dnspind: closed' "$LOG"
+out=$(ctl run -p many -- python3 -c "$DIALPY" 3000 20 2>&1)
+is "$out" "connected 20 failed 0" \
+    "after dnspind's restart: 20 more pinned and dialled"
+
+plan $tap_n
