@@ -9,9 +9,9 @@
 # pid and the other sandbox is answered promptly throughout.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
 need_root
 
-UP=198.51.100.53
 write_conf "
 upstream $UP
 upstream timeout 500ms
@@ -22,12 +22,7 @@ policy \"hostile\" {
 	network { allow name \"*.junk.test\" port 80 }
 }"
 topo_up || { echo "Bail out! topology"; exit 1; }
-ip netns pids $H | xargs -r kill
-ip -n $P addr add $UP/32 dev lo
-ip -n $H route add $UP/32 via $PEERLINK
-(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
-    "allowed.example.com=$PUB1,-,300" > "$T/stub.log" 2>&1 &)
-wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+stub_up "allowed.example.com=$PUB1,-,300"
 # Something that takes DNS over TCP on the host's other address.
 (ip netns exec $H python3 -c '
 import socket

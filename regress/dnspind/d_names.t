@@ -6,9 +6,9 @@
 # address without resolving it first is dropped.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
 need_root
 
-UP=198.51.100.53
 write_conf "
 upstream $UP
 policy \"names\" {
@@ -18,17 +18,10 @@ policy \"names\" {
 	}
 }"
 topo_up || { echo "Bail out! topology"; exit 1; }
-# The host's own test servers would hold port 53: the resolver's now.
-ip netns pids $H | xargs -r kill
-ip -n $P addr add $UP/32 dev lo
-ip -n $H route add $UP/32 via $PEERLINK
-(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
-    "allowed.example.com=$PUB1,$PUB6A,300" \
+stub_up "allowed.example.com=$PUB1,$PUB6A,300" \
     "denied.example.com=$PUB1,$PUB6A,300" \
     "a.wild.example.com=$PUB1,-,300" "a.b.wild.example.com=$PUB1,-,300" \
-    "wild.example.com=$PUB1,-,300" "notwild.example.com=$PUB1,-,300" \
-    > "$T/stub.log" 2>&1 &)
-wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+    "wild.example.com=$PUB1,-,300" "notwild.example.com=$PUB1,-,300"
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 NAMEPY='

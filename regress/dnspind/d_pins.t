@@ -6,9 +6,9 @@
 # answer; sandboxctl show lists the live pins with their time left.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
 need_root
 
-UP=198.51.100.53
 write_conf "
 upstream $UP
 pin-floor 3s
@@ -22,15 +22,8 @@ policy \"floor\" {
 	network { allow name \"short.test\" port 80 }
 }"
 topo_up || { echo "Bail out! topology"; exit 1; }
-ip netns pids $H | xargs -r kill
-ip -n $P addr add $UP/32 dev lo
-ip -n $H route add $UP/32 via $PEERLINK
-# nK.many.test is 10.77.x.y: the peer takes the whole /16 as its own.
-ip -n $P route add local 10.77.0.0/16 dev lo
-ip -n $H route add 10.77.0.0/16 via $PEERLINK
-(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
-    "short.test=$PUB2,-,1" > "$T/stub.log" 2>&1 &)
-wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+stub_many
+stub_up "short.test=$PUB2,-,1"
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 # 1000 names, each resolved and dialled at once; then an address of

@@ -11,11 +11,11 @@
 # still names by name are carried.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
 need_root
 plan 30
 setup_users
 S=$ROOT/regress/services
-UP=198.51.100.53
 FLOOR=12
 conf() {
 	write_conf "
@@ -37,13 +37,7 @@ service \"d\" { policy \"$1\"; command \"python3 $S/svc_plugin.py\" }"
 }
 conf svc 'allow name "svc.test" port 80; allow name "svc.test" port 81'
 topo_up || { echo "Bail out! topology"; exit 1; }
-# The host's own servers go: dnspind takes port 53.
-ip netns pids $H | xargs -r kill
-ip -n $P addr add $UP/32 dev lo
-ip -n $H route add $UP/32 via $PEERLINK
-(ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
-    "svc.test=$PUB1,-,1" > "$T/stub.log" 2>&1 &)
-wait_for 5 grep -q ready "$T/stub.log" || { echo "Bail out! stub"; exit 1; }
+stub_up "svc.test=$PUB1,-,1"
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 . "$S/svc.sh"
 

@@ -31,7 +31,7 @@ suite_start || { echo "Bail out! the suite did not start"; exit 1; }
 . "$S/svc.sh"
 
 uid_of() { talk "$1" '[["whoami",{}]]' | python3 -c '
-import json, sys; print(json.loads(sys.stdin.readline())["uid"])'; }
+import json, sys; print(json.loads(sys.stdin.read().splitlines()[0])["uid"])'; }
 # in_runnerd CMD...: on the host, in runnerd's mount namespace
 in_runnerd() { nsenter -m -t "$(child_field runnerd pid)" "$@"; }
 # every live sandbox's uid, one a line
