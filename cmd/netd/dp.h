@@ -49,6 +49,12 @@ extern const struct dp_setdef	dp_sets[DS_MAX];
 
 #define DP_IFLEN	16
 #define DP_KEY_MAX	40
+/*
+ * Live pins a sandbox may hold: the sets are shared and unbounded, and
+ * one sandbox resolving random names under a wildcard must not grow the
+ * kernel's memory without end.
+ */
+#define DP_SBX_PINS_MAX	4096
 
 struct dp_elem {
 	uint8_t		 set;		/* enum dp_set */

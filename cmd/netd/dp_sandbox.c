@@ -719,6 +719,44 @@ dp_pin_elem(const struct netd_pin *pin, const char *ifname,
 	return (0);
 }
 
+/* How many of the n pins at v the sandbox does not hold yet. */
+static size_t
+dp_pins_new(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
+{
+	struct dp_pin	 key;
+	size_t		 i, count = 0;
+
+	for (i = 0; i < n; i++) {
+		key.e = v[i];
+		if (RB_FIND(dp_pins, &sbx->pins, &key) == NULL)
+			count++;
+	}
+	return (count);
+}
+
+/*
+ * Room for the group's new pins under DP_SBX_PINS_MAX, after dropping
+ * the expired ones from the count if need be.  Refreshing a pin held
+ * already always fits.
+ */
+static int
+dp_pins_room(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
+{
+	struct timespec	 now;
+	size_t		 want;
+
+	if (sbx->npins + n <= DP_SBX_PINS_MAX ||
+	    (want = dp_pins_new(sbx, v, n)) == 0)
+		return (1);
+	if (sbx->npins + want > DP_SBX_PINS_MAX) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		dp_pins_prune(sbx, &now);
+		sbx->pins_pruned = now.tv_sec;
+		want = dp_pins_new(sbx, v, n);
+	}
+	return (sbx->npins + want <= DP_SBX_PINS_MAX);
+}
+
 /* A group's pins as elements at v; an errno if one may not be. */
 static int
 dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
@@ -742,6 +780,11 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 			    __func__, g->ifname, i);
 			return (EPERM);
 		}
+	}
+	if (!dp_pins_room(sbx, v, g->n)) {
+		log_warnx("%s: %s: holds %zu live pins, at most %d",
+		    __func__, g->ifname, sbx->npins, DP_SBX_PINS_MAX);
+		return (ENOSPC);
 	}
 	return (0);
 }

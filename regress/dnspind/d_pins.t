@@ -117,6 +117,38 @@ check "under load, answers of one turn went to netd as one request" \
     sh -c "sed -n 's/.*pin_send: \([0-9]*\) answers.*/\1/p' '$LOG' |
     awk '\$1 > 1 { f = 1 } END { exit !f }'"
 
+# A sandbox holds at most 4096 live pins: 4200 new names one after the
+# other, and the answers past the cap are SERVFAIL with nothing pinned;
+# a name it holds already is still answered (a refresh fits), and
+# another sandbox's new names are answered meanwhile.
+CAPPY='
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(3)
+def ask(k):
+    q = struct.pack(">HHHHHH", k & 0xffff, 0x0100, 1, 0, 0, 0)
+    for l in ("n%d" % k, "many", "test"):
+        q += bytes([len(l)]) + l.encode()
+    s.sendto(q + b"\0\0\1\0\1", ("169.254.1.1", 53))
+    while True:
+        r = s.recv(512)
+        if struct.unpack(">H", r[:2])[0] == k & 0xffff:
+            return r[3] & 15, struct.unpack(">H", r[6:8])[0]
+first, n = int(sys.argv[1]), int(sys.argv[2])
+res = [ask(k) for k in range(first, first + n)]
+print("answered", sum(1 for r in res if r == (0, 1)),
+    "servfail", sum(1 for r in res if r[0] == 2),
+    "again", ask(first)[0])
+'
+cap=$(sbx_create many)
+ctl exec "$cap" -- python3 -c "$CAPPY" 10001 4200 > "$T/cap.out" 2>&1
+is "$(cat "$T/cap.out")" "answered 4096 servfail 104 again 0" \
+    "a sandbox gets 4096 new pins, then SERVFAIL; a name it holds is still answered"
+check "... and netd says why" grep -q "holds 4096 live pins, at most 4096" "$LOG"
+is "$(ctl run -p many -- python3 -c "$CAPPY" 20001 5)" \
+    "answered 5 servfail 0 again 0" "another sandbox's new names are answered meanwhile"
+ctl destroy "$cap" >/dev/null
+
 # The floor: TTL 1, pin-floor 3s.  t0 the first answer, t1 a second,
 # t2 = t1 + 2 a repeat answer that must push the pin to t2 + 3.
 FLOORPY='
