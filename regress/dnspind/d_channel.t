@@ -85,12 +85,7 @@ sleep 1
 kill -KILL "$old"
 wait $lpid
 diag "netd killed: $(tail -n 1 "$T/loop.out")"
-netd_back() {
-	p=$(child_field netd pid)
-	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
-	    [ "$(child_field netd state)" = running ]
-}
-check "netd is restarted" wait_for 15 netd_back
+check "netd is restarted" wait_for 15 restarted netd "$old"
 check "no query was lost, and none waited a second (the pin wait is 2s)" \
     awk '$1 == "answered" && $6 == 0 && $8 < 1000 { f = 1 }
     END { exit !f }' "$T/loop.out"
@@ -108,12 +103,7 @@ is "$out" "connected 20 failed 0" \
 # dnspind killed: the new one gets a channel of its own.
 old=$(child_field dnspind pid)
 kill -KILL "$old"
-dnspind_back() {
-	p=$(child_field dnspind pid)
-	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
-	    [ "$(child_field dnspind state)" = running ]
-}
-check "dnspind is restarted" wait_for 15 dnspind_back
+check "dnspind is restarted" wait_for 15 restarted dnspind "$old"
 check "netd saw its old channel go" \
     wait_for 5 grep -q 'dnsch_close: the channel to dnspind: closed' "$LOG"
 out=$(ctl run -p many -- python3 -c "$DIALPY" 3000 20 2>&1)

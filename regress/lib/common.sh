@@ -152,6 +152,13 @@ for l in sys.stdin:
         print(r[sys.argv[2]])' "$1" "$2"
 }
 
+# restarted NAME OLDPID: the child runs again, under another pid.
+restarted() {
+	_p=$(child_field "$1" pid)
+	[ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] &&
+	    [ "$(child_field "$1" state)" = running ]
+}
+
 # state_dir: the state directory as runnerd sees it.  runnerd mounts
 # a tmpfs on it in the suite's mount namespace, which the test is not in.
 state_dir() { echo "/proc/$(child_field runnerd pid)/root$T/state"; }

@@ -47,12 +47,7 @@ expect dead "tcp $PUB1 80" ok "with netd dead, A's allowed flow still works"
 expect dead "tcp $PRIV10 80" timeout "and its denials still hold"
 expect deadb "tcp $PUB2 81" ok "B's egress allow too"
 
-netd_back() {
-	p=$(child_field netd pid)
-	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
-	    [ "$(child_field netd state)" = running ]
-}
-check "netd is restarted" wait_for 15 netd_back
+check "netd is restarted" wait_for 15 restarted netd "$old"
 check "the unknown sandbox's elements and counter are gone" \
     wait_for 5 sh -c "! ip netns exec $NS nft list table inet sandboxd |
     grep -q sbxdeadbeef"
@@ -79,12 +74,7 @@ check "show still reads A's rules from the new netd" \
 # takes their network away.
 old=$(child_field runnerd pid)
 kill -KILL "$old"
-runnerd_back() {
-	p=$(child_field runnerd pid)
-	[ -n "$p" ] && [ "$p" != 0 ] && [ "$p" != "$old" ] &&
-	    [ "$(child_field runnerd state)" = running ]
-}
-check "runnerd is restarted" wait_for 15 runnerd_back
+check "runnerd is restarted" wait_for 15 restarted runnerd "$old"
 check "the dead sandboxes' interfaces go" \
     wait_for 5 sh -c "! ip -n $NS -o link | grep -q -e $A_if -e $B_if"
 check "and their elements and counters" \
