@@ -71,3 +71,27 @@ imsgev_io(struct imsgev *iev, short event)
 	}
 	return (0);
 }
+
+int
+imsgev_dispatch(struct imsgev *iev, short event,
+    int (*fn)(struct imsg *, void *), void *arg)
+{
+	struct imsg	 imsg;
+	ssize_t		 n;
+	int		 rc;
+
+	if (imsgev_io(iev, event) == -1)
+		return (-1);
+	while ((n = imsg_get(&iev->ibuf, &imsg)) != 0) {
+		if (n == -1) {
+			errno = EBADMSG;
+			return (-1);
+		}
+		rc = fn(&imsg, arg);
+		imsg_free(&imsg);
+		if (rc == -1)
+			return (0);
+	}
+	imsgev_add(iev);
+	return (0);
+}

@@ -25,5 +25,14 @@ int	imsgev_compose(struct imsgev *, uint32_t, uint32_t, pid_t, int,
  * is gone or the stream is broken (errno says which; 0 for EOF).
  */
 int	imsgev_io(struct imsgev *, short);
+/*
+ * A channel's event whole: the I/O, then each message to fn, until fn
+ * returns -1 (it has closed the channel: nothing more is touched), and
+ * the write event armed as needed.  Returns -1 when the channel is
+ * broken and the caller must close it: errno 0 at EOF, EBADMSG for a
+ * malformed message, else the I/O error.
+ */
+int	imsgev_dispatch(struct imsgev *, short,
+	    int (*)(struct imsg *, void *), void *);
 
 #endif

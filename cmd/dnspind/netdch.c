@@ -33,8 +33,8 @@ netdch_close(const char *why)
 }
 
 /* An ack, checked; anything else is dropped, logged. */
-static void
-netdch_imsg(struct imsg *imsg)
+static int
+netdch_imsg(struct imsg *imsg, void *arg)
 {
 	struct dns_pin_ack	 ack;
 	uint32_t		 type = imsg_get_type(imsg);
@@ -42,46 +42,31 @@ netdch_imsg(struct imsg *imsg)
 
 	if (type != IMSG_DNS_PINNED) {
 		log_warnx("%s: imsg %u from netd: dropped", __func__, type);
-		return;
+		return (0);
 	}
 	if (imsg_get_data(imsg, &ack, sizeof(ack)) == -1) {
 		log_warnx("%s: an ack of %zu bytes from netd: dropped",
 		    __func__, imsg_get_len(imsg));
-		return;
+		return (0);
 	}
 	if (dns_check_pin_ack(&ack, err, sizeof(err)) == -1) {
 		log_warnx("%s: an ack from netd: %s: dropped", __func__, err);
-		return;
+		return (0);
 	}
 	resolve_pinned(&ack);
+	return (0);
 }
 
 static void
 netdch_dispatch(int fd, short event, void *arg)
 {
-	struct imsg	 imsg;
-	ssize_t		 n;
-
-	if (imsgev_io(&iev_netd, event) == -1) {
-		if (errno != 0)
-			log_warn("%s: from netd", __func__);
-		netdch_close(errno == 0 ? "closed by netd" : "closed");
+	if (imsgev_dispatch(&iev_netd, event, netdch_imsg, NULL) == 0)
 		return;
-	}
-	while (netd_open) {
-		if ((n = imsg_get(&iev_netd.ibuf, &imsg)) == -1) {
-			log_warnx("%s: a malformed message from netd",
-			    __func__);
-			netdch_close("closed");
-			return;
-		}
-		if (n == 0)
-			break;
-		netdch_imsg(&imsg);
-		imsg_free(&imsg);
-	}
-	if (netd_open)
-		imsgev_add(&iev_netd);
+	if (errno == EBADMSG)
+		log_warnx("%s: a malformed message from netd", __func__);
+	else if (errno != 0)
+		log_warn("%s: from netd", __func__);
+	netdch_close(errno == 0 ? "closed by netd" : "closed");
 }
 
 /* A new channel from the master: the old one, if any, is done with. */

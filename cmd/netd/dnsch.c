@@ -33,8 +33,8 @@ dnsch_close(const char *why)
 }
 
 /* One message: a pin request, checked, done and acknowledged. */
-static void
-dnsch_imsg(struct imsg *imsg)
+static int
+dnsch_imsg(struct imsg *imsg, void *arg)
 {
 	struct dns_pin_req	 req;
 	struct dns_pin_ack	 ack;
@@ -43,50 +43,37 @@ dnsch_imsg(struct imsg *imsg)
 
 	if (type != IMSG_DNS_PIN) {
 		log_warnx("%s: imsg %u from dnspind: dropped", __func__, type);
-		return;
+		return (0);
 	}
 	if (imsg_get_data(imsg, &req, sizeof(req)) == -1) {
 		log_warnx("%s: a pin request of %zu bytes from dnspind: "
 		    "dropped", __func__, imsg_get_len(imsg));
-		return;
+		return (0);
 	}
 	if (dns_check_pin_req(&req, err, sizeof(err)) == -1) {
 		log_warnx("%s: a pin request from dnspind: %s: dropped",
 		    __func__, err);
-		return;
+		return (0);
 	}
 	serve_pin(&req, &ack);
 	if (imsgev_compose(&iev_dns, IMSG_DNS_PINNED, 0, 0, -1, &ack,
-	    sizeof(ack)) == -1)
+	    sizeof(ack)) == -1) {
 		dnsch_close(strerror(errno));
+		return (-1);
+	}
+	return (0);
 }
 
 static void
 dnsch_dispatch(int fd, short event, void *arg)
 {
-	struct imsg	 imsg;
-	ssize_t		 n;
-
-	if (imsgev_io(&iev_dns, event) == -1) {
-		if (errno != 0)
-			log_warn("%s: from dnspind", __func__);
-		dnsch_close(errno == 0 ? "closed by dnspind" : "closed");
+	if (imsgev_dispatch(&iev_dns, event, dnsch_imsg, NULL) == 0)
 		return;
-	}
-	while (dns_open) {
-		if ((n = imsg_get(&iev_dns.ibuf, &imsg)) == -1) {
-			log_warnx("%s: a malformed message from dnspind",
-			    __func__);
-			dnsch_close("closed");
-			return;
-		}
-		if (n == 0)
-			break;
-		dnsch_imsg(&imsg);
-		imsg_free(&imsg);
-	}
-	if (dns_open)
-		imsgev_add(&iev_dns);
+	if (errno == EBADMSG)
+		log_warnx("%s: a malformed message from dnspind", __func__);
+	else if (errno != 0)
+		log_warn("%s: from dnspind", __func__);
+	dnsch_close(errno == 0 ? "closed by dnspind" : "closed");
 }
 
 /* A new channel from the master: the old one, if any, is done with. */
