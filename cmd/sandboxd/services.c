@@ -996,20 +996,15 @@ svc_req_attach(uint32_t client, struct svc_req *req, struct service *s)
 	}
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, req->corr, sizeof(m.corr));
-	m.which = SBX_STDIO_IN;
-	if ((fd = dup(s->in_w)) == -1) {
-		svc_result(client, req->corr, errno, "dup: %s",
-		    strerror(errno));
-		return;
+	for (m.which = SBX_STDIO_IN; m.which <= SBX_STDIO_OUT; m.which++) {
+		if ((fd = dup(m.which == SBX_STDIO_IN ? s->in_w :
+		    s->out_r)) == -1) {
+			svc_result(client, req->corr, errno, "dup: %s",
+			    strerror(errno));
+			return;
+		}
+		control_send_fd(client, IMSG_CTL_STDIO, fd, &m, sizeof(m));
 	}
-	control_send_fd(client, IMSG_CTL_STDIO, fd, &m, sizeof(m));
-	m.which = SBX_STDIO_OUT;
-	if ((fd = dup(s->out_r)) == -1) {
-		svc_result(client, req->corr, errno, "dup: %s",
-		    strerror(errno));
-		return;
-	}
-	control_send_fd(client, IMSG_CTL_STDIO, fd, &m, sizeof(m));
 	if (s->ev_out_set) {
 		event_del(&s->ev_out);
 		s->ev_out_set = 0;

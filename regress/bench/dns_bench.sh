@@ -522,18 +522,19 @@ got=$(grep -c 'audit {"audit":"dns.pin".*"name":"n[0-9]*\.bench\.test"' \
 v=ok
 [ "$got" -ge "$want" ] && [ "$want" -gt 0 ] || { v=FAIL; rc=1; }
 echo "$v   dnspind's new-pin answers: $want, pins audited for them: $got"
+# per_answer EXT: each run's $T/<run>.{rep,new}.EXT, repeat | new pin.
+per_answer() {
+	for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 nftsetN; do
+		printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.$1")" \
+		    "$(cat "$T/$k.new.$1")"
+	done
+}
 echo "# CPU time per answer in the QPS runs, us, user and system," \
     "repeat | new pin:"
-for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 nftsetN; do
-	printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.cpu")" \
-	    "$(cat "$T/$k.new.cpu")"
-done
+per_answer cpu
 echo "# Time spent runnable, waiting for a CPU, per answer in the latency" \
     "runs, us (the"
 echo "# machine's other load; a path through more processes waits more)," \
     "repeat | new pin:"
-for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 nftsetN; do
-	printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.wait")" \
-	    "$(cat "$T/$k.new.wait")"
-done
+per_answer wait
 exit $rc
