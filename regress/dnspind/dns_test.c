@@ -218,7 +218,7 @@ static struct dns_query	 WQ;
 static int
 answer(const struct pkt *p, struct dns_answer *a)
 {
-	return (dns_answer_parse(p->b, p->n, &WQ, a));
+	return (dns_answer_parse(p->b, p->n, &WQ, NULL, a));
 }
 
 static int
@@ -844,9 +844,9 @@ test_answer_malformed(void)
 	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 3);
 	rr_a(&R, NULL, 300, "192.0.2.1");
 	is(answer(&R, &a), DNS_E_NAME_TRUNC, "ANCOUNT 3 with one record");
-	is(dns_answer_parse(R.b, DNS_MSG_MAX + 1, &WQ, &a), DNS_E_SIZE,
+	is(dns_answer_parse(R.b, DNS_MSG_MAX + 1, &WQ, NULL, &a), DNS_E_SIZE,
 	    "65536 bytes");
-	is(dns_answer_parse(R.b, 5, &WQ, &a), DNS_E_SHORT, "5 bytes");
+	is(dns_answer_parse(R.b, 5, &WQ, NULL, &a), DNS_E_SHORT, "5 bytes");
 }
 
 static void
@@ -932,7 +932,7 @@ test_build(void)
 	for (i = 0; i < 3; i++) {
 		n = dns_build_rcode(&q, rcodes[i], out, sizeof(out));
 		ok(n == (ssize_t)P.n &&
-		    dns_answer_parse(out, n, &q, &a) == DNS_OK &&
+		    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK &&
 		    a.id == 0xbeef && a.rcode == rcodes[i] && a.naddrs == 0,
 		    "rcode %d built and parsed back", rcodes[i]);
 	}
@@ -952,7 +952,7 @@ test_build(void)
 	is(query(&P, &q), DNS_OK, "a query with EDNS0, DO and an option");
 	n = dns_build_rcode(&q, DNS_R_REFUSED, out, sizeof(out));
 	ok(n == DNS_HDR_LEN + q.qlen + DNS_OPT_LEN &&
-	    dns_answer_parse(out, n, &q, &a) == DNS_OK &&
+	    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK &&
 	    a.rcode == DNS_R_REFUSED && a.id == 9,
 	    "REFUSED with an OPT, parsed back");
 	ok(dns_get16(out + 10) == 1 && out[n - 11] == 0 &&
@@ -968,7 +968,7 @@ test_build(void)
 	    "-1 when it does not fit");
 	n = dns_build_tc(&q, out, sizeof(out));
 	ok(n == DNS_HDR_LEN + q.qlen + DNS_OPT_LEN &&
-	    dns_answer_parse(out, n, &q, &a) == DNS_OK && a.tc &&
+	    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK && a.tc &&
 	    a.rcode == DNS_R_NOERROR && dns_get16(out + 6) == 0,
 	    "an empty TC answer, parsed back");
 	mkquery(&P, 9, "x.example.com", DNS_T_A, 0);
@@ -1062,7 +1062,7 @@ test_mutate(void)
 			    sizeof(out)) <= 0)
 				bad++;
 		}
-		if (dns_answer_parse(m, n, &WQ, &a) == DNS_OK &&
+		if (dns_answer_parse(m, n, &WQ, NULL, &a) == DNS_OK &&
 		    a.naddrs > DNS_ADDRS_MAX)
 			bad++;
 		dns_build_error(m, n, DNS_R_FORMERR, out, sizeof(out));
@@ -1115,7 +1115,7 @@ test_answer_trim(void)
 	    "64 kept, 6 dropped");
 	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
 	ok(n > 0 && n < (ssize_t)R.n + 73 * 14, "cut down: %zd bytes", n);
-	ok(n > 0 && dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	ok(n > 0 && dns_answer_parse(out, n, &WQ, NULL, &t) == DNS_OK &&
 	    t.naddrs == DNS_ADDRS_MAX && t.ndropped == 0 && t.ncname == 1,
 	    "it parses, with the 64 and the CNAME and nothing dropped");
 	for (i = 0; i < a.naddrs; i++)
@@ -1137,7 +1137,7 @@ test_answer_trim(void)
 	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
 	ok(n > 0 && dns_get16(out + 10) == 1 &&
 	    dns_get16(out + n - 10) == DNS_T_OPT &&
-	    dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	    dns_answer_parse(out, n, &WQ, NULL, &t) == DNS_OK &&
 	    t.naddrs == DNS_ADDRS_MAX, "with EDNS0 asked, an OPT at the end");
 	WQ.edns = 0;
 	ok(dns_answer_trim(R.b, R.n, &WQ, &a, out, 600) == -1,

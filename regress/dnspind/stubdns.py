@@ -2,11 +2,11 @@
 # UDP and TCP, answering A and AAAA for the names given (the same
 # address for several names is the point), NXDOMAIN for the rest.
 # Besides the table, a few families of names of its own:
-#   nK.many.test	A 10.77.K/200.K%200+1, TTL 300 (K < 40000): a
+#   nK.many.test	A 44.77.K/200.K%200+1, TTL 300 (K < 40000): a
 #			distinct address for each of many names
 #   nK.burst.test	the same, but answered 20 at a time (or after
 #			0.2s without a query), so that they arrive together
-#   bigK.test		K A records 10.78.I/250.I%250+1, TTL 300: over
+#   bigK.test		K A records 44.78.I/250.I%250+1, TTL 300: over
 #			UDP, with TC set and no records if they do not fit
 #			what the query allows (512, or its EDNS0 size)
 #   KIND.junk.test	a broken answer, over UDP and TCP alike: trunc
@@ -60,12 +60,12 @@ def records(name, qtype):
         k = int(name[1:].split(".")[0])
         if qtype != 1:
             return 0, []
-        return 0, [a_rr("10.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
+        return 0, [a_rr("44.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
     if name.startswith("big") and name.endswith(".test"):
         k = int(name[3:-len(".test")])
         if qtype != 1:
             return 0, []
-        return 0, [a_rr("10.78.%d.%d" % (i // 250, i % 250 + 1), 300)
+        return 0, [a_rr("44.78.%d.%d" % (i // 250, i % 250 + 1), 300)
             for i in range(k)]
     ent = table.get(name)
     if ent is None:
@@ -98,7 +98,7 @@ def junk(kind, qid, question, good):
         return struct.pack(">H", qid ^ 0x5555) + good[2:]
     if kind == "qmismatch":
         return hdr(1) + b"\x05other\x04test\x00\x00\x01\x00\x01" + \
-            a_rr("10.66.0.1", 300)
+            a_rr("44.66.0.1", 300)
     return good
 
 def answer(msg, proto):
@@ -114,7 +114,7 @@ def answer(msg, proto):
     if name.endswith(".junk.test"):
         kind = name.split(".")[0]
         good = struct.pack(">HHHHHH", qid, 0x8180, 1, 1, 0, 0) + \
-            question + a_rr("10.66.0.1", 300)
+            question + a_rr("44.66.0.1", 300)
         return junk(kind, qid, question, good), kind
     rcode, rrs = records(name, qtype)
     tc = 0
