@@ -117,6 +117,7 @@ struct dns_answer {
 	size_t		 ncname;	/* names reached through CNAMEs */
 	size_t		 naddrs;
 	size_t		 ndropped;	/* addresses past DNS_ADDRS_MAX */
+	size_t		 nother;	/* A, AAAA of names off the chain */
 	struct dns_addr	 addrs[DNS_ADDRS_MAX];
 	/* Special-purpose addresses no allow cidr holds: never pinned. */
 	size_t		 nblocked;

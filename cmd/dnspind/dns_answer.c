@@ -248,6 +248,8 @@ answer_collect(const uint8_t *pkt, size_t len, size_t off, size_t nrr,
 			continue;
 		if (rr.owner_ok && chain_has(c, rr.owner))
 			answer_add(a, pkt, &rr, allow);
+		else
+			a->nother++;
 	}
 }
 

@@ -361,9 +361,12 @@ query_pins(struct query *qr, const struct dns_answer *a)
 
 /*
  * Keep the answer while its pins go in.  One with addresses that are
- * not pinned, past DNS_ADDRS_MAX or blocked, is cut down to those that
- * are: a sandbox is told only addresses it can reach, and one answer's
- * pins stay bounded.  Every TTL in it is held to pin-ceiling.
+ * not pinned (past DNS_ADDRS_MAX, blocked, or of a name off the chain)
+ * is cut down to those that are: a sandbox is told only addresses it
+ * can reach, and one answer's pins stay bounded.  Every TTL in it is
+ * held to pin-ceiling, in place: should a hostile upstream's pointer
+ * make a name of the bytes of a TTL, the name may change, but never an
+ * address, and each address in the answer section is pinned.
  */
 static int
 query_keep(struct query *qr, const uint8_t *pkt, size_t n,
@@ -372,7 +375,7 @@ query_keep(struct query *qr, const uint8_t *pkt, size_t n,
 	static uint8_t	 cut[DNS_MSG_MAX];
 	ssize_t		 t;
 
-	if ((a->ndropped == 0 && a->nblocked == 0) ||
+	if ((a->ndropped == 0 && a->nblocked == 0 && a->nother == 0) ||
 	    (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)) {
 		memcpy(cut, pkt, n);
 		t = n;
