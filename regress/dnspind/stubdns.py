@@ -18,6 +18,9 @@
 #			length longer than what follows, then close),
 #			otherport (over UDP, the right answer, but from
 #			another source port than 53)
+# V4 and V6 may each be several addresses joined by "+", "-" for none.
+# NAME=@TARGET,TTL: a CNAME to TARGET (with that TTL), followed by what
+# the table says of TARGET, each record under its own name.
 # NAME=silent: a name never answered (over TCP, the connection closed).
 # Logs "q NAME TYPE udp|tcp" for each query it gets, and before it, for
 # one over UDP, "from PORT": the port it came from.
@@ -25,14 +28,46 @@ import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
 table = {}
+cnames = {}
 silent = set()
 for a in sys.argv[2:]:
     name, _, v = a.partition("=")
     if v == "silent":
         silent.add(name.lower())
         continue
+    if v.startswith("@"):
+        target, ttl = v[1:].split(",")
+        cnames[name.lower()] = (target.lower(), int(ttl))
+        continue
     v4, v6, ttl = v.split(",")
     table[name.lower()] = (v4, v6, int(ttl))
+
+def wire(name):
+    return b"".join(bytes([len(l)]) + l.encode()
+        for l in name.split(".")) + b"\0"
+
+def named(owner, rrtype, ttl, rdata):
+    # A record under its own (uncompressed) name; None: the question's.
+    o = struct.pack(">H", 0xc00c) if owner is None else wire(owner)
+    return o + struct.pack(">HHIH", rrtype, 1, ttl, len(rdata)) + rdata
+
+def table_rrs(name, qtype, owner, hops=0):
+    """(rcode, [rr...]) of the table and its CNAMEs; owner None: qname."""
+    if name in cnames and hops < 8:
+        target, ttl = cnames[name]
+        rcode, rest = table_rrs(target, qtype, target, hops + 1)
+        return 0, [named(owner, 5, ttl, wire(target))] + rest
+    ent = table.get(name)
+    if ent is None:
+        return 3, []
+    v4, v6, ttl = ent
+    if qtype == 1 and v4 != "-":
+        return 0, [named(owner, 1, ttl, socket.inet_pton(socket.AF_INET,
+            a)) for a in v4.split("+")]
+    if qtype == 28 and v6 != "-":
+        return 0, [named(owner, 28, ttl, socket.inet_pton(socket.AF_INET6,
+            a)) for a in v6.split("+")]
+    return 0, []
 
 def qname(msg, off):
     labels = []
@@ -67,16 +102,7 @@ def records(name, qtype):
             return 0, []
         return 0, [a_rr("44.78.%d.%d" % (i // 250, i % 250 + 1), 300)
             for i in range(k)]
-    ent = table.get(name)
-    if ent is None:
-        return 3, []
-    v4, v6, ttl = ent
-    if qtype == 1 and v4 != "-":
-        return 0, [a_rr(v4, ttl)]
-    if qtype == 28 and v6 != "-":
-        return 0, [struct.pack(">HHHIH", 0xc00c, 28, 1, ttl, 16) +
-            socket.inet_pton(socket.AF_INET6, v6)]
-    return 0, []
+    return table_rrs(name, qtype, None)
 
 def junk(kind, qid, question, good):
     hdr = lambda an: struct.pack(">HHHHHH", qid, 0x8180, 1, an, 0, 0)
