@@ -28,6 +28,7 @@ pin-floor 1s
 pin-ceiling 3s
 policy \"guard\" {
 	network { allow name \"*.guard.test\" port 80 }
+	filesystem { read \"$ROOT/regress/services\" }
 }
 policy \"inside\" {
 	network {
@@ -35,6 +36,7 @@ policy \"inside\" {
 		allow name \"*.guard.test\" port 80
 	}
 }"
+setup_users
 topo_up || { echo "Bail out! topology"; exit 1; }
 for a in $NAT64_PRIV $NAT64_META $SIXTO4_PRIV $SIXTO4_PRIV10 $TEREDO \
     $NAT64_PUB $SIXTO4_PUB; do
@@ -264,6 +266,23 @@ probe_wait
 expect y "tcp $PRIV172 80" timeout "172.16.5.5 stays unreachable under allow cidr 10.0.0.0/8"
 expect y "tcp $META 80" timeout "and so does 169.254.169.254"
 ctl destroy "$id" > /dev/null 2>&1
+
+# A service's sandbox is held to the same.
+. "$ROOT/regress/services/svc.sh"
+ctl service start g -p guard -- python3 $S/svc_plugin.py > /dev/null
+check "a service under the policy runs" svc_wait 10 g state=running
+sid=$(svc_field g sandbox)
+sresolve() { talk g "[[\"resolve\",{\"name\":\"$1\"}]]" | sed -n 1p; }
+sdial() { talk g "[[\"connect\",{\"host\":\"$1\",\"port\":80}]]" | sed -n 1p; }
+is "$(sresolve meta.guard.test)" '"failed: gaierror"' \
+    "the service's metadata name does not resolve"
+check "... audited under the service's sandbox" grep -q \
+    "dns.blocked-answer\",\"detail\":\"$META cloud-metadata\",\"name\":\"meta.guard.test\",\"sandbox\":\"$sid\"" "$LOG"
+is "$(sresolve mixed.guard.test)" "\"$PUB2\"" "its mixed name resolves to the public address"
+is "$(sdial $PUB2)" '"ok"' "... which it reaches"
+check "while 169.254.169.254 stays dropped" contains "$(sdial $META)" '^"failed: '
+check "and 172.16.5.5 too" contains "$(sdial $PRIV172)" '^"failed: '
+ctl service stop g > /dev/null 2>&1
 
 # TTL 2000000000 under pin-ceiling 3s: TTL 3 in the answer, the pin
 # open at once and at 2s, gone at 4s.
