@@ -4,7 +4,9 @@
  * question's name or by a name that a CNAME in the same answer section
  * leads to from it.  Records for any other owner are ignored, whatever
  * the upstream put there: pinning them would open addresses for names
- * the policy never listed.
+ * the policy never listed.  Of those, an address in a special-purpose
+ * range (lib/addrclass.c) that no allow cidr of the policy holds is
+ * kept apart as blocked: never pinned, cut from what the sandbox gets.
  *
  * The answer section is read twice: once to check every record and
  * learn the CNAMEs, once to take the addresses.  The authority and

@@ -454,7 +454,7 @@ static void
 query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 {
 	struct query		*qr = arg;
-	static struct dns_answer a;
+	struct dns_answer	 a;
 	struct dns_allow	 allow;
 	int			 e;
 
