@@ -336,6 +336,25 @@ pin_ttl(uint32_t ttl)
 	return (ttl);
 }
 
+/*
+ * The longest TTL the sandbox may be told in an answer: the shortest of
+ * its pins, so that no record, a CNAME neither, is cached past a pin
+ * of the answer; pin-ceiling for an answer with none.
+ */
+static uint32_t
+answer_ttl_max(const struct query *qr, const struct dns_answer *a)
+{
+	uint32_t	 max = dnspind_conf->global.pin_ceiling, t;
+	size_t		 i;
+
+	if (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)
+		return (max);
+	for (i = 0; i < a->naddrs; i++)
+		if ((t = pin_ttl(a->addrs[i].ttl)) < max)
+			max = t;
+	return (max);
+}
+
 /* The pins one answer asks for, queued: every address, every port. */
 static size_t
 query_pins(struct query *qr, const struct dns_answer *a)
@@ -364,13 +383,13 @@ query_pins(struct query *qr, const struct dns_answer *a)
  * not pinned (past DNS_ADDRS_MAX, blocked, or of a name off the chain)
  * is cut down to those that are: a sandbox is told only addresses it
  * can reach, and one answer's pins stay bounded.  Every TTL in it is
- * held to pin-ceiling, in place: should a hostile upstream's pointer
- * make a name of the bytes of a TTL, the name may change, but never an
+ * held to ttl_max, in place: should a hostile upstream's pointer make a
+ * name of the bytes of a TTL, the name may change, but never an
  * address, and each address in the answer section is pinned.
  */
 static int
 query_keep(struct query *qr, const uint8_t *pkt, size_t n,
-    const struct dns_answer *a)
+    const struct dns_answer *a, uint32_t ttl_max)
 {
 	static uint8_t	 cut[DNS_MSG_MAX];
 	ssize_t		 t;
@@ -389,8 +408,7 @@ query_keep(struct query *qr, const uint8_t *pkt, size_t n,
 		log_info("%s: sandbox %s: %s: %zu addresses past the first "
 		    "%d left out of the answer", __func__, qr->sandbox,
 		    qr->q.name, a->ndropped, DNS_ADDRS_MAX);
-	if (dns_answer_ttl_cap(cut, t, dnspind_conf->global.pin_ceiling) ==
-	    -1) {
+	if (dns_answer_ttl_cap(cut, t, ttl_max) == -1) {
 		log_warnx("%s: sandbox %s: %s: cannot cap the answer's TTLs",
 		    __func__, qr->sandbox, qr->q.name);
 		return (-1);
@@ -496,7 +514,7 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 			return;
 		}
 	}
-	if (query_keep(qr, pkt, n, &a) == -1) {
+	if (query_keep(qr, pkt, n, &a, answer_ttl_max(qr, &a)) == -1) {
 		query_fail(qr, DNS_R_SERVFAIL);
 		return;
 	}

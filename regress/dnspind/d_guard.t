@@ -8,7 +8,8 @@
 # DNS Error, and each address is an audit line.  The twins: a public
 # address, and the NAT64 and 6to4 forms of one, are pinned and reached.
 # An allow cidr opens only itself.  pin-ceiling 3s: an answer with TTL
-# 2000000000 reaches the sandbox with TTL 3 and its pin dies by then.
+# 2000000000 reaches the sandbox with TTL 3 and its pin dies by then;
+# no record of an answer, a CNAME neither, is told a TTL past its pins.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
@@ -54,7 +55,9 @@ stub_up "pub.guard.test=$PUB1,$PUB6A,300" \
     "mix.target.test=$PUB2+$PRIV10,-,300" \
     "v6forms.guard.test=-,$NAT64_PRIV+$SIXTO4_PRIV10+::ffff:$PRIV10+$TEREDO,300" \
     "nat64.guard.test=-,$NAT64_PUB+$SIXTO4_PUB,300" \
-    "ttl.guard.test=$CIDR_OUT,-,2000000000"
+    "ttl.guard.test=$CIDR_OUT,-,2000000000" \
+    "cshort.guard.test=@short.target.test,600" \
+    "short.target.test=$PUB1,-,1"
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 # "NAME A|AAAA edns|plain" => the rcode, then each record: A/AAAA with
@@ -152,7 +155,8 @@ raw a guard "pub.guard.test A edns" "meta.guard.test A edns" \
     "lo.guard.test A edns" "lo.guard.test AAAA edns" \
     "mixed.guard.test A edns" "cname.guard.test A edns" \
     "cname.guard.test AAAA edns" "cmix.guard.test A edns" \
-    "v6forms.guard.test AAAA edns" "nat64.guard.test AAAA edns"
+    "v6forms.guard.test AAAA edns" "nat64.guard.test AAAA edns" \
+    "cshort.guard.test A edns"
 expect a "pub.guard.test A edns" "rcode 0 A $PUB1 3" \
     "a public address is answered as it came (its TTL held to the 3s ceiling)"
 expect a "meta.guard.test A edns" "rcode 5 EDE 15 cloud-metadata" \
@@ -180,6 +184,8 @@ expect a "v6forms.guard.test AAAA edns" "rcode 5 EDE 15 nat64" \
 expect a "nat64.guard.test AAAA edns" \
     "rcode 0 AAAA $NAT64_PUB 3 AAAA $SIXTO4_PUB 3" \
     "the NAT64 and 6to4 forms of a public address are answered"
+expect a "cshort.guard.test A edns" "rcode 0 CNAME 1 A $PUB1 1" \
+    "a CNAME of TTL 600 to an A of TTL 1 (pinned for 1s): both told 1, no cache outlives the pin"
 
 for x in "meta.guard.test 169.254.169.254 cloud-metadata" \
     "meta.guard.test $NAT64_META nat64" "priv.guard.test $PRIV10 private" \
