@@ -1,0 +1,177 @@
+#!/bin/sh
+# A real VM on a sandbox's tap: sandboxctl create --tap, then qemu (TCG)
+# attached to that tap, booting Debian's kernel with a busybox initramfs
+# (guestkit.sh).  The guest configures what sandboxctl show gives it and
+# proves from inside, each denial next to an allowed twin: the allowed
+# peer is reached and another is not; the metadata address and the
+# host's addresses (its gateway, even on port 53) are closed; an allowed
+# name resolves through dnspind and then connects, an unlisted one is
+# REFUSED; a second address it takes (another sandbox's) gets nothing
+# out, seen from the peer and from the upstream.
+# Runs in the lab netns like the other daemon tests, and in make test-host.
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
+. "$ROOT/regress/host/guestkit.sh"
+need_root
+
+# The whole guest run, boot included, is bounded by this.
+QEMU_TIMEOUT=${SBX_TEST_QEMU_TIMEOUT:-90}
+QEMU_PID=
+tg_cleanup() {
+	# qemu's own pid (from -pidfile): timeout(1) would not pass a KILL on.
+	if [ -f "$T/qemu.pid" ]; then
+		kill -KILL "$(cat "$T/qemu.pid")" 2>/dev/null
+	fi
+	[ -n "$QEMU_PID" ] && kill -KILL "$QEMU_PID" 2>/dev/null
+	if [ "$tap_failed" != 0 ] && [ -f "$T/serial.log" ]; then
+		diag "--- guest console ---"
+		tail -n 60 "$T/serial.log" | tr -d '\r' | sed 's/^/# /'
+	fi
+	if [ "$tap_failed" != 0 ] && [ -f "$T/guestkit.log" ]; then
+		diag "--- guestkit ---"
+		tail -n 20 "$T/guestkit.log" | sed 's/^/# /'
+	fi
+	topo_cleanup
+}
+trap tg_cleanup EXIT
+
+for c in qemu-system-x86_64 cpio apt-get dpkg-deb flock; do
+	command -v $c > /dev/null ||
+	    { echo "Bail out! $c missing: make deps installs it"; exit 1; }
+done
+
+write_conf "
+upstream $UP
+policy \"vm\" {
+	network {
+		allow $PUB1 port 80
+		allow name \"allowed.example.com\" port 81
+		allow name \"spoofed.example.com\" port 82
+	}
+}"
+gk_kernel || { echo "Bail out! no kernel (see $T/guestkit.log)";
+    cat "$T/guestkit.log" | sed 's/^/# /'; exit 1; }
+topo_up || { echo "Bail out! topology"; exit 1; }
+# The allowed and the unlisted name are the same address: what opens
+# it is the name.
+stub_up "allowed.example.com=$PUB2,-,300" "denied.example.com=$PUB2,-,300" \
+    "spoofed.example.com=$PUB2,-,300"
+# stub_up stopped the host's servers (dnspind takes port 53): the rest
+# again, on every address of the host, the tap's gateway included.
+servers "$H" host2 22 80
+suite_run || { echo "Bail out! the suite did not start"; exit 1; }
+
+V=$(ctl create --tap -p vm)
+check "create --tap answers with an id" test -n "$V"
+show=$(ctl show "$V")
+field() { printf '%s\n' "$show" | awk -v k="$1" -v n="$2" '$1 == k { print $n }'; }
+V_if=$(field network: 3)
+V_cidr=$(field guest: 2)
+V_ip=${V_cidr%/*}
+V_gw=$(field guest: 4)
+V_mac=$(field guest: 6)
+V_dns=$(field resolver: 2)
+check "show gives the tap, address, gateway, MAC and resolver" \
+    test -n "$V_if" -a -n "$V_ip" -a -n "$V_gw" -a -n "$V_mac" -a -n "$V_dns"
+# Another sandbox, whose address the guest will take as its second.
+W=$(ctl create -p vm)
+W_ip=$(ctl show "$W" | awk '$1 == "guest:" { sub("/.*", "", $2); print $2 }')
+check "a second sandbox, whose address the guest will spoof" test -n "$W_ip"
+
+# What reaches the peer, by source: its own address and the stolen one.
+ip netns exec $P nft -f - <<NFT
+table inet spy {
+	counter own { }
+	counter stolen { }
+	chain pre {
+		type filter hook prerouting priority -400;
+		ip saddr $V_ip counter name own
+		ip saddr $W_ip counter name stolen
+	}
+}
+NFT
+spy() {
+	ip netns exec $P nft list counter inet spy "$1" |
+	    awk '$1 == "packets" { print $2 }'
+}
+
+cat > "$T/plan" <<PLAN
+own tcp $PUB1 80
+peer2 tcp $PUB2 80
+meta tcp $META 80
+gw22 tcp $V_gw 22
+gw80 tcp $V_gw 80
+hostlink tcp $HOSTLINK 22
+early tcp $PUB2 81
+wait
+gwdns dns allowed.example.com $V_gw
+named dns allowed.example.com
+unlisted dns denied.example.com
+wait
+late tcp $PUB2 81
+late80 tcp $PUB2 80
+wait
+stolen addr $W_ip
+via src $PUB1 $W_ip
+via53 src $V_dns $W_ip
+spoof tcp $PUB1 80
+spoofdns dns spoofed.example.com
+PLAN
+gk_initramfs "$ROOT/regress/host/guest-init" "$T/initrd" "$T/plan" ||
+    { echo "Bail out! initramfs (see $T/guestkit.log)"; exit 1; }
+
+t0=$(date +%s.%N)
+timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" qemu-system-x86_64 \
+    -accel tcg -m 192 -nodefaults -no-user-config -display none \
+    -no-reboot -pidfile "$T/qemu.pid" -serial "file:$T/serial.log" \
+    -kernel "$GK_KDIR/vmlinuz" -initrd "$T/initrd" \
+    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns" \
+    -netdev "tap,id=n0,ifname=$V_if,script=no,downscript=no" \
+    -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
+    > "$T/qemu.out" 2>&1 &
+QEMU_PID=$!
+wait $QEMU_PID
+qrc=$?
+QEMU_PID=
+t1=$(date +%s.%N)
+tr -d '\r' < "$T/serial.log" > "$T/console" 2>/dev/null
+sed -n 's/^R //p' "$T/console" > "$T/probe.g"
+is "$qrc" 0 "qemu ran the guest to its poweroff (within ${QEMU_TIMEOUT}s)"
+[ "$qrc" = 0 ] || sed 's/^/# /' "$T/qemu.out"
+up=$(sed -n 's/^G up //p' "$T/console")
+done_=$(sed -n 's/^G done //p' "$T/console")
+diag "qemu wall $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")s; guest uptime at network up ${up:-?}s, at done ${done_:-?}s"
+sed -n 's/^D /guest: /p' "$T/console" | while read -r l; do diag "$l"; done
+
+expect g own ok "guest: the allowed peer's port connects"
+expect g peer2 timeout "another peer on the same port is dropped"
+expect g meta timeout "the metadata address is dropped"
+expect g gw22 timeout "the host's gateway address is closed (port 22)"
+expect g gw80 timeout "and port 80"
+expect g hostlink timeout "and the host's other addresses"
+expect g gwdns timeout "no DNS at the gateway address either"
+expect g named "$PUB2" "an allowed name resolves through dnspind (the resolver show gives)"
+expect g unlisted refused "an unlisted name, the same address, is REFUSED"
+expect g early timeout "its address before the name was resolved is dropped"
+expect g late ok "after resolving, it connects on the allowed port"
+expect g late80 timeout "and only on that port"
+check "the unlisted name never reached the upstream" \
+    fails grep -q "q denied.example.com" "$T/stub.log"
+expect g stolen ok "guest: another sandbox's address added to eth0"
+expect g via ok "and made the source toward the allowed peer"
+expect g spoof timeout "from it, the allowed peer's port is not reached"
+own=$(spy own); stolen=$(spy stolen)
+check "the peer saw the guest's own address (got ${own:-none} packets)" \
+    test "${own:-0}" -gt 0
+is "$stolen" 0 "and not one packet from the stolen one"
+expect g spoofdns timeout "a query from the stolen address is not answered"
+check "nor did it reach the upstream, under the other sandbox's policy" \
+    fails grep -q "q spoofed.example.com" "$T/stub.log"
+check "while the guest's own allowed query did" \
+    grep -q "q allowed.example.com" "$T/stub.log"
+
+ctl destroy "$W" > /dev/null
+ctl destroy "$V" > /dev/null
+check "destroyed: the tap goes" wait_for 5 no_link "$V_if"
+plan $tap_n
