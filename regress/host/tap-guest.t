@@ -46,6 +46,7 @@ upstream $UP
 policy \"vm\" {
 	network {
 		allow $PUB1 port 80
+		allow $PUB6A port 80
 		allow name \"allowed.example.com\" port 81
 		allow name \"spoofed.example.com\" port 82
 	}
@@ -72,8 +73,11 @@ V_ip=${V_cidr%/*}
 V_gw=$(field guest: 4)
 V_mac=$(field guest: 6)
 V_dns=$(field resolver: 2)
+V_cidr6=$(field guest6: 2)
+V_gw6=$(field guest6: 4)
 check "show gives the tap, address, gateway, MAC and resolver" \
-    test -n "$V_if" -a -n "$V_ip" -a -n "$V_gw" -a -n "$V_mac" -a -n "$V_dns"
+    test -n "$V_if" -a -n "$V_ip" -a -n "$V_gw" -a -n "$V_mac" -a -n "$V_dns" \
+    -a -n "$V_cidr6" -a -n "$V_gw6"
 # Another sandbox, whose address the guest will take as its second.
 W=$(ctl create -p vm)
 W_ip=$(ctl show "$W" | awk '$1 == "guest:" { sub("/.*", "", $2); print $2 }')
@@ -99,6 +103,8 @@ spy() {
 cat > "$T/plan" <<PLAN
 own tcp $PUB1 80
 peer2 tcp $PUB2 80
+own6 tcp $PUB6A 80
+peer6 tcp $PUB6B 80
 meta tcp $META 80
 gw22 tcp $V_gw 22
 gw80 tcp $V_gw 80
@@ -125,8 +131,8 @@ t0=$(date +%s.%N)
 timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" qemu-system-x86_64 \
     -accel tcg -m 192 -nodefaults -no-user-config -display none \
     -no-reboot -pidfile "$T/qemu.pid" -serial "file:$T/serial.log" \
-    -kernel "$GK_KDIR/vmlinuz" -initrd "$T/initrd" \
-    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns" \
+    -kernel "$GK_KDIR/kernel" -initrd "$T/initrd" \
+    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns sbx.ip6=$V_cidr6 sbx.gw6=$V_gw6" \
     -netdev "tap,id=n0,ifname=$V_if,script=no,downscript=no" \
     -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
     > "$T/qemu.out" 2>&1 &
@@ -146,6 +152,8 @@ sed -n 's/^D /guest: /p' "$T/console" | while read -r l; do diag "$l"; done
 
 expect g own ok "guest: the allowed peer's port connects"
 expect g peer2 timeout "another peer on the same port is dropped"
+expect g own6 ok "over IPv6, the allowed peer's port connects"
+expect g peer6 timeout "another IPv6 peer on it is dropped"
 expect g meta timeout "the metadata address is dropped"
 expect g gw22 timeout "the host's gateway address is closed (port 22)"
 expect g gw80 timeout "and port 80"
