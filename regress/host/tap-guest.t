@@ -20,13 +20,13 @@ QEMU_TIMEOUT=${SBX_TEST_QEMU_TIMEOUT:-90}
 QEMU_PID=
 tg_cleanup() {
 	# qemu's own pid (from -pidfile): timeout(1) would not pass a KILL on.
-	if [ -f "$T/qemu.pid" ]; then
-		kill -KILL "$(cat "$T/qemu.pid")" 2>/dev/null
+	if [ -f "$T/vm/qemu.pid" ]; then
+		kill -KILL "$(cat "$T/vm/qemu.pid")" 2>/dev/null
 	fi
 	[ -n "$QEMU_PID" ] && kill -KILL "$QEMU_PID" 2>/dev/null
-	if [ "$tap_failed" != 0 ] && [ -f "$T/serial.log" ]; then
+	if [ "$tap_failed" != 0 ] && [ -f "$T/vm/serial.log" ]; then
 		diag "--- guest console ---"
-		tail -n 60 "$T/serial.log" | tr -d '\r' | sed 's/^/# /'
+		tail -n 60 "$T/vm/serial.log" | tr -d '\r' | sed 's/^/# /'
 	fi
 	if [ "$tap_failed" != 0 ] && [ -f "$T/guestkit.log" ]; then
 		diag "--- guestkit ---"
@@ -117,6 +117,7 @@ unlisted dns denied.example.com
 wait
 late tcp $PUB2 81
 late80 tcp $PUB2 80
+bulk send $PUB1 80 2048
 wait
 stolen addr $W_ip
 via src $PUB1 $W_ip
@@ -127,21 +128,59 @@ PLAN
 gk_initramfs "$ROOT/regress/host/guest-init" "$T/initrd" "$T/plan" ||
     { echo "Bail out! initramfs (see $T/guestkit.log)"; exit 1; }
 
-t0=$(date +%s.%N)
-timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" qemu-system-x86_64 \
-    -accel tcg -m 192 -nodefaults -no-user-config -display none \
-    -no-reboot -pidfile "$T/qemu.pid" -serial "file:$T/serial.log" \
-    -kernel "$GK_KDIR/kernel" -initrd "$T/initrd" \
-    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns sbx.ip6=$V_cidr6 sbx.gw6=$V_gw6" \
+# The VMM runs as nobody, with nothing but the tap's fd: root (the tap's
+# owner, who created the sandbox) opens it and hands it over, as a
+# VMM's launcher would.
+TAPFD='
+import fcntl, os, struct, sys
+TUNSETIFF, IFF_TAP, IFF_NO_PI, IFF_VNET_HDR = 0x400454ca, 2, 0x1000, 0x4000
+fd = os.open("/dev/net/tun", os.O_RDWR)
+fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH22x", sys.argv[1].encode(),
+    IFF_TAP | IFF_NO_PI | IFF_VNET_HDR))
+os.dup2(fd, 3)
+os.set_inheritable(3, True)
+os.execvp(sys.argv[2], sys.argv[2:])
+'
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+mkdir -m 0700 "$T/vm" && chown 65534:65534 "$T/vm"
+# qemu_argv: the guest, but for its NIC.
+qemu_argv() {
+	echo qemu-system-x86_64 -accel tcg -m 192 -nodefaults -no-user-config \
+	    -display none -no-reboot -pidfile "$T/vm/qemu.pid" \
+	    -serial "file:$T/vm/serial.log" \
+	    -kernel "$GK_KDIR/kernel" -initrd "$T/initrd"
+}
+# The twin of the fd handed over: the tap by its name, from another uid.
+# /dev/net/tun may be root's alone (0600 on a host without udev): in a
+# mount namespace of its own, a node anyone may open, so that what
+# refuses is the tap's owner.
+out=$(timeout -s KILL 30 ip netns exec "$NS" unshare -m sh -c '
+	mknod -m 0666 "$1/tun" c 10 200 && mount --bind "$1/tun" /dev/net/tun &&
+	shift && exec "$@"' - "$T" setpriv --reuid=65534 --regid=65534 \
+    --clear-groups $(qemu_argv) \
     -netdev "tap,id=n0,ifname=$V_if,script=no,downscript=no" \
-    -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
+    -device virtio-net-pci,netdev=n0 2>&1)
+case "$out" in
+*"$V_if"*"Operation not permitted"*)
+	ok "a VMM of another uid cannot attach to the tap by its name";;
+*)	notok "a VMM of another uid cannot attach to the tap by its name"
+	diag "$out";;
+esac
+rm -f "$T/vm/qemu.pid" "$T/vm/serial.log"
+
+t0=$(date +%s.%N)
+timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" python3 -c "$TAPFD" \
+    "$V_if" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    $(qemu_argv) \
+    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns sbx.ip6=$V_cidr6 sbx.gw6=$V_gw6" \
+    -netdev tap,id=n0,fd=3 -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
     > "$T/qemu.out" 2>&1 &
 QEMU_PID=$!
 wait $QEMU_PID
 qrc=$?
 QEMU_PID=
 t1=$(date +%s.%N)
-tr -d '\r' < "$T/serial.log" > "$T/console" 2>/dev/null
+tr -d '\r' < "$T/vm/serial.log" > "$T/console" 2>/dev/null
 sed -n 's/^R //p' "$T/console" > "$T/probe.g"
 is "$qrc" 0 "qemu ran the guest to its poweroff (within ${QEMU_TIMEOUT}s)"
 [ "$qrc" = 0 ] || sed 's/^/# /' "$T/qemu.out"
@@ -164,6 +203,15 @@ expect g unlisted refused "an unlisted name, the same address, is REFUSED"
 expect g early timeout "its address before the name was resolved is dropped"
 expect g late ok "after resolving, it connects on the allowed port"
 expect g late80 timeout "and only on that port"
+expect g bulk ok "2 MiB sent through the tap to the allowed peer"
+bytes=$(ctl -j show "$V" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    if o["event"] == "sandbox.network":
+        print(o["bytes"])')
+check "and counted by the sandbox's counter (got $bytes bytes)" \
+    test "${bytes:-0}" -ge 2097152
 check "the unlisted name never reached the upstream" \
     fails grep -q "q denied.example.com" "$T/stub.log"
 expect g stolen ok "guest: another sandbox's address added to eth0"
