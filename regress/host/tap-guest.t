@@ -75,23 +75,31 @@ V_mac=$(field guest: 6)
 V_dns=$(field resolver: 2)
 V_cidr6=$(field guest6: 2)
 V_gw6=$(field guest6: 4)
+V_ip6=${V_cidr6%/*}
 check "show gives the tap, address, gateway, MAC and resolver" \
     test -n "$V_if" -a -n "$V_ip" -a -n "$V_gw" -a -n "$V_mac" -a -n "$V_dns" \
     -a -n "$V_cidr6" -a -n "$V_gw6"
 # Another sandbox, whose address the guest will take as its second.
 W=$(ctl create -p vm)
-W_ip=$(ctl show "$W" | awk '$1 == "guest:" { sub("/.*", "", $2); print $2 }')
-check "a second sandbox, whose address the guest will spoof" test -n "$W_ip"
+W_show=$(ctl show "$W")
+W_ip=$(printf '%s\n' "$W_show" | awk '$1 == "guest:" { sub("/.*", "", $2); print $2 }')
+W_ip6=$(printf '%s\n' "$W_show" | awk '$1 == "guest6:" { sub("/.*", "", $2); print $2 }')
+check "a second sandbox, whose addresses the guest will spoof" \
+    test -n "$W_ip" -a -n "$W_ip6"
 
 # What reaches the peer, by source: its own address and the stolen one.
 ip netns exec $P nft -f - <<NFT
 table inet spy {
 	counter own { }
 	counter stolen { }
+	counter own6 { }
+	counter stolen6 { }
 	chain pre {
 		type filter hook prerouting priority -400;
 		ip saddr $V_ip counter name own
 		ip saddr $W_ip counter name stolen
+		ip6 saddr $V_ip6 counter name own6
+		ip6 saddr $W_ip6 counter name stolen6
 	}
 }
 NFT
@@ -109,6 +117,7 @@ meta tcp $META 80
 gw22 tcp $V_gw 22
 gw80 tcp $V_gw 80
 hostlink tcp $HOSTLINK 22
+lateral tcp $W_ip 80
 early tcp $PUB2 81
 wait
 gwdns dns allowed.example.com $V_gw
@@ -122,7 +131,10 @@ wait
 stolen addr $W_ip
 via src $PUB1 $W_ip
 via53 src $V_dns $W_ip
+stolen6 addr $W_ip6
+via6 src $PUB6A $W_ip6
 spoof tcp $PUB1 80
+spoof6 tcp $PUB6A 80
 spoofdns dns spoofed.example.com
 PLAN
 gk_initramfs "$ROOT/regress/host/guest-init" "$T/initrd" "$T/plan" ||
@@ -197,6 +209,7 @@ expect g meta timeout "the metadata address is dropped"
 expect g gw22 timeout "the host's gateway address is closed (port 22)"
 expect g gw80 timeout "and port 80"
 expect g hostlink timeout "and the host's other addresses"
+expect g lateral timeout "and the other sandbox"
 expect g gwdns timeout "no DNS at the gateway address either"
 expect g named "$PUB2" "an allowed name resolves through dnspind (the resolver show gives)"
 expect g unlisted refused "an unlisted name, the same address, is REFUSED"
@@ -221,6 +234,13 @@ own=$(spy own); stolen=$(spy stolen)
 check "the peer saw the guest's own address (got ${own:-none} packets)" \
     test "${own:-0}" -gt 0
 is "$stolen" 0 "and not one packet from the stolen one"
+expect g stolen6 ok "guest: its IPv6 address too"
+expect g via6 ok "made the source toward the allowed IPv6 peer"
+expect g spoof6 timeout "from it, that peer's port is not reached either"
+own6=$(spy own6); stolen6=$(spy stolen6)
+check "the peer saw the guest's own IPv6 address (got ${own6:-none} packets)" \
+    test "${own6:-0}" -gt 0
+is "$stolen6" 0 "and not one packet from the stolen one"
 expect g spoofdns timeout "a query from the stolen address is not answered"
 check "nor did it reach the upstream, under the other sandbox's policy" \
     fails grep -q "q spoofed.example.com" "$T/stub.log"
