@@ -141,6 +141,8 @@ via6 src $PUB6A $W_ip6
 spoof tcp $PUB1 80
 spoof6 tcp $PUB6A 80
 spoofdns dns spoofed.example.com
+hold
+cut tcp $PUB2 81
 PLAN
 gk_initramfs "$ROOT/regress/host/guest-init" "$T/initrd" "$T/plan" ||
     { echo "Bail out! initramfs (see $T/guestkit.log)"; exit 1; }
@@ -194,12 +196,14 @@ timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" python3 -c "$TAPFD" \
     -netdev tap,id=n0,fd=3 -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
     > "$T/qemu.out" 2>&1 &
 QEMU_PID=$!
-# At the guest's hold, netd is killed: the tap and the guest's network
-# must outlive it, and the restarted netd must take them back as they
-# were, the guest's DNS pin included.
-console_has() { tr -d '\r' < "$T/vm/serial.log" | grep -q -x "$1"; }
+# At the guest's first hold, netd is killed: the tap and the guest's
+# network must outlive it, and the restarted netd must take them back as
+# they were, the guest's DNS pin included.
+held() {
+	[ "$(tr -d '\r' < "$T/vm/serial.log" | grep -c -x "G hold")" -ge "$1" ]
+}
 idx() { ip -n "$NS" -o link show "$V_if" | cut -d: -f1; }
-if wait_for 150 console_has "G hold"; then
+if wait_for 150 held 1; then
 	tg=$(date +%s.%N)
 	idx0=$(idx)
 	syncs=$(grep -c "in sync with runnerd" "$LOG")
@@ -215,6 +219,24 @@ else
 fi
 echo go > "$T/vm/ctl.in"
 th=$(date +%s.%N)
+# At the second, the sandbox is destroyed under the running guest.
+if wait_for 120 held 2; then
+	bytes=$(ctl -j show "$V" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    if o["event"] == "sandbox.network":
+        print(o["bytes"])')
+	ctl destroy "$V" > /dev/null
+	check "destroyed under the running guest: the tap goes" \
+	    wait_for 5 no_link "$V_if"
+	check "and its elements" fails sh -c \
+	    "ip netns exec $NS nft list table inet sandboxd | grep -q $V_if"
+	check "while the VMM runs on" kill -0 "$(cat "$T/vm/qemu.pid")"
+else
+	notok "the guest held for its sandbox's destroy"
+fi
+echo go > "$T/vm/ctl.in"
 wait $QEMU_PID
 qrc=$?
 QEMU_PID=
@@ -247,12 +269,6 @@ expect g again ok "after netd's restart, the allowed peer still connects"
 expect g again80 timeout "the other peer is still dropped"
 expect g again81 ok "and the resolved name's pin was taken back"
 expect g bulk ok "2 MiB sent through the tap to the allowed peer"
-bytes=$(ctl -j show "$V" | python3 -c '
-import json, sys
-for l in sys.stdin:
-    o = json.loads(l)
-    if o["event"] == "sandbox.network":
-        print(o["bytes"])')
 check "and counted by the sandbox's counter (got $bytes bytes)" \
     test "${bytes:-0}" -ge 2097152
 check "the unlisted name never reached the upstream" \
@@ -277,7 +293,6 @@ check "nor did it reach the upstream, under the other sandbox's policy" \
 check "while the guest's own allowed query did" \
     grep -q "q allowed.example.com" "$T/stub.log"
 
+expect g cut timeout "the destroyed sandbox's guest reaches nothing more"
 ctl destroy "$W" > /dev/null
-ctl destroy "$V" > /dev/null
-check "destroyed: the tap goes" wait_for 5 no_link "$V_if"
 plan $tap_n
