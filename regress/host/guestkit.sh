@@ -17,8 +17,24 @@ GK_KDIR=
 
 gk_log() { echo "$*" >> "$T/guestkit.log"; }
 
-# gk_pkg: the kernel package and its candidate version, "PKG VERSION".
+# gk_pkg: the kernel package and its candidate version, "PKG VERSION",
+# asked of apt at most once a day: apt-cache reads its whole cache each
+# time (11 s for the two calls on a loaded machine).
 gk_pkg() {
+	_r="$GK_CACHE/resolved"
+	if [ -n "${SBX_TEST_KERNEL_PKG:-}" ]; then
+		gk_pkg_apt
+	elif [ -s "$_r" ] && [ -n "$(find "$_r" -mmin -1440)" ]; then
+		cat "$_r"
+	elif gk_pkg_apt > "$_r.new"; then
+		mv "$_r.new" "$_r" && cat "$_r"
+	else
+		rm -f "$_r.new"
+		return 1
+	fi
+}
+
+gk_pkg_apt() {
 	_p=${SBX_TEST_KERNEL_PKG:-$(apt-cache depends linux-image-amd64 \
 	    2>/dev/null | awk '$1 == "Depends:" && $2 ~ /^linux-image-/ {
 	    print $2; exit }')}
