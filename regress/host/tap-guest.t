@@ -7,7 +7,10 @@
 # host's addresses (its gateway, even on port 53) are closed; an allowed
 # name resolves through dnspind and then connects, an unlisted one is
 # REFUSED; a second address it takes (another sandbox's) gets nothing
-# out, seen from the peer and from the upstream.
+# out, seen from the peer and from the upstream.  The VMM runs as nobody
+# with the tap's fd; by name, another uid is refused.  Under the running
+# guest netd is killed (the tap and every rule and pin outlive it), then
+# the sandbox destroyed (the guest is cut off, the VMM runs on).
 # Runs in the lab netns like the other daemon tests, and in make test-host.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
@@ -52,8 +55,8 @@ policy \"vm\" {
 		allow name \"spoofed.example.com\" port 82
 	}
 }"
-gk_kernel || { echo "Bail out! no kernel (see $T/guestkit.log)";
-    cat "$T/guestkit.log" | sed 's/^/# /'; exit 1; }
+gk_kernel || { echo "Bail out! no kernel"; sed 's/^/# /' "$T/guestkit.log";
+    exit 1; }
 topo_up || { echo "Bail out! topology"; exit 1; }
 # The allowed and the unlisted name are the same address: what opens
 # it is the name.
@@ -145,7 +148,7 @@ hold
 cut tcp $PUB2 81
 PLAN
 gk_initramfs "$ROOT/regress/host/guest-init" "$T/initrd" "$T/plan" ||
-    { echo "Bail out! initramfs (see $T/guestkit.log)"; exit 1; }
+    { echo "Bail out! initramfs"; sed 's/^/# /' "$T/guestkit.log"; exit 1; }
 
 # The VMM runs as nobody, with nothing but the tap's fd: root (the tap's
 # owner, who created the sandbox) opens it and hands it over, as a
