@@ -6,7 +6,8 @@
 # kernel and a test's /init.  Source it after common.sh.
 #
 # The kernel is cached in $SBX_TEST_CACHE (default
-# /var/cache/sandboxd-test), under a lock, keyed by package and version;
+# /var/cache/sandboxd-test, shared: ours are the guestkit* names), under
+# a lock, keyed by package and version;
 # SBX_TEST_KERNEL_PKG names another linux-image package.
 
 GK_CACHE=${SBX_TEST_CACHE:-/var/cache/sandboxd-test}
@@ -21,7 +22,7 @@ gk_log() { echo "$*" >> "$T/guestkit.log"; }
 # asked of apt at most once a day: apt-cache reads its whole cache each
 # time (11 s for the two calls on a loaded machine).
 gk_pkg() {
-	_r="$GK_CACHE/resolved"
+	_r="$GK_CACHE/guestkit.kernel"
 	if [ -n "${SBX_TEST_KERNEL_PKG:-}" ]; then
 		gk_pkg_apt
 	elif [ -s "$_r" ] && [ -n "$(find "$_r" -mmin -1440)" ]; then
@@ -125,25 +126,25 @@ gk_fetch() {
 	fi
 	if [ -z "$pv" ]; then
 		# Offline with no package lists: what the cache holds.
-		GK_KDIR=$(ls -d "$GK_CACHE"/linux-image-*/ 2>/dev/null |
+		GK_KDIR=$(ls -d "$GK_CACHE"/guestkit-linux-image-*/ 2>/dev/null |
 		    tail -n 1)
 		GK_KDIR=${GK_KDIR%/}
 		[ -n "$GK_KDIR" ] && gk_log "using cached $GK_KDIR"
 		[ -n "$GK_KDIR" ]
 		return
 	fi
-	GK_KDIR="$GK_CACHE/$(echo "$pv" | tr ' :' '__')"
+	GK_KDIR="$GK_CACHE/guestkit-$(echo "$pv" | tr ' :' '__')"
 	[ -f "$GK_KDIR/load" ] && [ -f "$GK_KDIR/kernel" ] && return 0
-	rm -rf "$GK_KDIR.new" "$GK_CACHE/dl"
-	mkdir -p "$GK_CACHE/dl" || return 1
+	rm -rf "$GK_KDIR.new" "$GK_CACHE/guestkit.dl"
+	mkdir -p "$GK_CACHE/guestkit.dl" || return 1
 	gk_log "fetching $pv"
-	(cd "$GK_CACHE/dl" && apt-get download "${pv% *}=${pv#* }") \
+	(cd "$GK_CACHE/guestkit.dl" && apt-get download "${pv% *}=${pv#* }") \
 	    >> "$T/guestkit.log" 2>&1 || return 1
-	gk_unpack "$GK_CACHE"/dl/*.deb "$GK_KDIR" >> "$T/guestkit.log" 2>&1 ||
-	    { rm -rf "$GK_KDIR.new"; return 1; }
-	rm -rf "$GK_CACHE/dl"
+	gk_unpack "$GK_CACHE"/guestkit.dl/*.deb "$GK_KDIR" \
+	    >> "$T/guestkit.log" 2>&1 || { rm -rf "$GK_KDIR.new"; return 1; }
+	rm -rf "$GK_CACHE/guestkit.dl"
 	# One kernel kept: the others are older candidates.
-	for _d in "$GK_CACHE"/linux-image-*; do
+	for _d in "$GK_CACHE"/guestkit-linux-image-*; do
 		[ "$_d" = "$GK_KDIR" ] || rm -rf "$_d"
 	done
 }
@@ -153,7 +154,7 @@ gk_fetch() {
 # a kill).
 gk_kernel() {
 	mkdir -p "$GK_CACHE" || return 1
-	exec 8> "$GK_CACHE/lock"
+	exec 8> "$GK_CACHE/guestkit.lock"
 	if ! flock -w 600 8; then
 		gk_log "cache lock: timed out"
 		exec 8>&-

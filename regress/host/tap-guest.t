@@ -70,15 +70,20 @@ suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 V=$(ctl create --tap -p vm)
 check "create --tap answers with an id" test -n "$V"
 show=$(ctl show "$V")
-field() { printf '%s\n' "$show" | awk -v k="$1" -v n="$2" '$1 == k { print $n }'; }
-V_if=$(field network: 3)
-V_cidr=$(field guest: 2)
+# field SHOW KEY N: the Nth word of show's line KEY, without a /prefix
+# when N is 0 (then the second word).
+field() {
+	printf '%s\n' "$1" | awk -v k="$2" -v n="$3" '$1 == k {
+	    if (n == 0) { sub("/.*", "", $2); n = 2 } print $n }'
+}
+V_if=$(field "$show" network: 3)
+V_cidr=$(field "$show" guest: 2)
 V_ip=${V_cidr%/*}
-V_gw=$(field guest: 4)
-V_mac=$(field guest: 6)
-V_dns=$(field resolver: 2)
-V_cidr6=$(field guest6: 2)
-V_gw6=$(field guest6: 4)
+V_gw=$(field "$show" guest: 4)
+V_mac=$(field "$show" guest: 6)
+V_dns=$(field "$show" resolver: 2)
+V_cidr6=$(field "$show" guest6: 2)
+V_gw6=$(field "$show" guest6: 4)
 V_ip6=${V_cidr6%/*}
 check "show gives the tap, address, gateway, MAC and resolver" \
     test -n "$V_if" -a -n "$V_ip" -a -n "$V_gw" -a -n "$V_mac" -a -n "$V_dns" \
@@ -86,8 +91,8 @@ check "show gives the tap, address, gateway, MAC and resolver" \
 # Another sandbox, whose address the guest will take as its second.
 W=$(ctl create -p vm)
 W_show=$(ctl show "$W")
-W_ip=$(printf '%s\n' "$W_show" | awk '$1 == "guest:" { sub("/.*", "", $2); print $2 }')
-W_ip6=$(printf '%s\n' "$W_show" | awk '$1 == "guest6:" { sub("/.*", "", $2); print $2 }')
+W_ip=$(field "$W_show" guest: 0)
+W_ip6=$(field "$W_show" guest6: 0)
 check "a second sandbox, whose addresses the guest will spoof" \
     test -n "$W_ip" -a -n "$W_ip6"
 
@@ -195,7 +200,8 @@ t0=$(date +%s.%N)
 timeout -s KILL "$QEMU_TIMEOUT" ip netns exec "$NS" python3 -c "$TAPFD" \
     "$V_if" setpriv --reuid=65534 --regid=65534 --clear-groups \
     $(qemu_argv) \
-    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw sbx.dns=$V_dns sbx.ip6=$V_cidr6 sbx.gw6=$V_gw6" \
+    -append "console=ttyS0 panic=-1 quiet sbx.ip=$V_cidr sbx.gw=$V_gw \
+    sbx.dns=$V_dns sbx.ip6=$V_cidr6 sbx.gw6=$V_gw6" \
     -netdev tap,id=n0,fd=3 -device "virtio-net-pci,netdev=n0,mac=$V_mac" \
     > "$T/qemu.out" 2>&1 &
 QEMU_PID=$!
@@ -250,7 +256,9 @@ is "$qrc" 0 "qemu ran the guest to its poweroff (within ${QEMU_TIMEOUT}s)"
 [ "$qrc" = 0 ] || sed 's/^/# /' "$T/qemu.out"
 up=$(sed -n 's/^G up //p' "$T/console")
 done_=$(sed -n 's/^G done //p' "$T/console")
-diag "qemu wall $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")s, held for netd $(awk "BEGIN { printf \"%.1f\", ${th:-0} - ${tg:-0} }")s; guest uptime at network up ${up:-?}s, at done ${done_:-?}s"
+secs() { awk "BEGIN { printf \"%.1f\", $1 - $2 }"; }
+diag "qemu wall $(secs $t1 $t0)s, held for netd $(secs ${th:-0} ${tg:-0})s;" \
+    "guest uptime at network up ${up:-?}s, at done ${done_:-?}s"
 sed -n 's/^D /guest: /p' "$T/console" | while read -r l; do diag "$l"; done
 
 expect g own ok "guest: the allowed peer's port connects"
@@ -263,7 +271,8 @@ expect g gw80 timeout "and port 80"
 expect g hostlink timeout "and the host's other addresses"
 expect g lateral timeout "and the other sandbox"
 expect g gwdns timeout "no DNS at the gateway address either"
-expect g named "$PUB2" "an allowed name resolves through dnspind (the resolver show gives)"
+expect g named "$PUB2" \
+    "an allowed name resolves through dnspind (the resolver show gives)"
 expect g unlisted refused "an unlisted name, the same address, is REFUSED"
 expect g early timeout "its address before the name was resolved is dropped"
 expect g late ok "after resolving, it connects on the allowed port"
