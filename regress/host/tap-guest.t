@@ -18,8 +18,8 @@
 . "$ROOT/regress/host/guestkit.sh"
 need_root
 
-# The whole guest run, boot included, is bounded by this: about 25 s
-# on an idle 2-core machine, 65 s at a load average of 16.
+# The whole guest run, boot included, is bounded by this: it took 38 to
+# 58 s on 2 cores at load averages of 13 to 16.
 QEMU_TIMEOUT=${SBX_TEST_QEMU_TIMEOUT:-180}
 QEMU_PID=
 tg_cleanup() {
