@@ -106,7 +106,9 @@ static const int sc_runnerd[] = {
  * Sandboxed processes descend from runnerd and so run under this
  * filter too, beneath their own: what that one allows (lib/
  * seccomp_sandbox.c, and these two it allows for some arguments) must
- * be allowed here as well.
+ * be allowed here as well.  ptrace and its kin among them: runnerd
+ * holds no CAP_SYS_PTRACE, so it could reach only a uid-0 process with
+ * no capability it lacks, and no daemon is one.
  */
 static const int sc_runnerd_sandbox_conditional[] = {
 	SCMP_SYS(mknod), SCMP_SYS(personality)
@@ -119,8 +121,6 @@ static const int sc_runnerd_sandbox_conditional[] = {
  */
 static const int sc_runnerd_eperm[] = {
 	SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at),
-	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
-	SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_getfd), SCMP_SYS(kcmp),
 	SCMP_SYS(process_madvise), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
 	SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
 	SCMP_SYS(kexec_load), SCMP_SYS(kexec_file_load),

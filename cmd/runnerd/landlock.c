@@ -139,6 +139,15 @@ ll_rules(int rfd, const struct fs_rule_msg *r, size_t n, char *err,
 	return (0);
 }
 
+/*
+ * Every sandbox gets a domain of its own, exec rules or not: Landlock
+ * refuses ptrace (and process_vm_*, pidfd_getfd, /proc/PID/mem) from
+ * inside a domain to any process outside it, a fence that holds even
+ * against a process of the sandbox's uid that is not in the sandbox.
+ * Without exec rules the domain handles only making device nodes,
+ * which the seccomp filter refuses anyway.  A kernel without Landlock
+ * gets no domain then, and the uid and pid namespace fences alone.
+ */
 int
 landlock_exec_child(const struct fs_rule_msg *r, size_t n, char *err,
     size_t len)
@@ -149,19 +158,23 @@ landlock_exec_child(const struct fs_rule_msg *r, size_t n, char *err,
 
 	for (i = 0; i < n && r[i].type != FS_RULE_EXEC; i++)
 		;
-	if (i == n)
-		return (0);
 	if (syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LANDLOCK_CREATE_RULESET_VERSION) < 1)
+	    LANDLOCK_CREATE_RULESET_VERSION) < 1) {
+		if (i == n)
+			return (0);
 		return (sbx_fail(err, len, "%s: the policy has exec rules but "
 		    "this kernel has no Landlock to enforce them", __func__));
+	}
 	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE;
+	attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_CHAR |
+	    LANDLOCK_ACCESS_FS_MAKE_BLOCK;
+	if (i < n)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_EXECUTE;
 	if ((rfd = syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
 	    0)) == -1)
 		return (sbx_fail(err, len, "%s: landlock_create_ruleset: %s",
 		    __func__, strerror(errno)));
-	rc = ll_rules(rfd, r, n, err, len);
+	rc = i < n ? ll_rules(rfd, r, n, err, len) : 0;
 	if (rc == 0 && syscall(SYS_landlock_restrict_self, rfd, 0) == -1)
 		rc = sbx_fail(err, len, "%s: landlock_restrict_self: %s",
 		    __func__, strerror(errno));

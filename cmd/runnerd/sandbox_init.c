@@ -340,6 +340,13 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	    landlock_exec_child(spec->fs_rules, spec->nfs_rules, err,
 	    len) == -1)
 		return (-1);
+	/*
+	 * Tracing is allowed inside: pid 1, holding runnerd's socket,
+	 * must stay out of reach whatever fs.suid_dumpable says.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		return (sbx_fail(err, len, "%s: PR_SET_DUMPABLE: %s",
+		    __func__, strerror(errno)));
 	/* The uid change cleared the death signal: arm it again. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		return (sbx_fail(err, len, "%s: PR_SET_PDEATHSIG: %s",

@@ -168,7 +168,7 @@ void	 cgroup_reconcile(void);
 void	 cgroup_set_instance(const char *);
 void	 cgroup_remove_instance(void);
 
-/* landlock.c: the exec allowlist, on pid 1 for every exec. */
+/* landlock.c: the sandbox's domain and exec allowlist, on pid 1. */
 int	 landlock_exec_child(const struct fs_rule_msg *, size_t, char *,
 	    size_t);
 

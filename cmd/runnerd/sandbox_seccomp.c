@@ -6,11 +6,19 @@
  * loads it, and every process in the sandbox inherits it.
  *
  * Left out on purpose, and so EPERM: mount and the new mount API,
- * pivot_root, chroot, unshare, setns, namespace flags to clone, ptrace,
- * process_vm_*, pidfd_getfd, kcmp, bpf, perf_event_open, the keyring,
+ * pivot_root, chroot, unshare, setns, namespace flags to clone, bpf,
+ * perf_event_open, the keyring,
  * kexec, modules, open_by_handle_at, userfaultfd, io_uring, swap,
  * reboot, acct, quotas, clocks, hostnames, device nodes, personality
  * changes, ioperm/iopl, TIOCSTI and TIOCLINUX.
+ *
+ * ptrace, process_vm_readv/writev, kcmp and pidfd_getfd are allowed
+ * (sanitizers, debuggers and strace need them; Docker's default profile
+ * allows them too): the kernel re-checks seccomp after a tracer changes
+ * a syscall (4.8+), and its ptrace access check confines a tracer to
+ * its sandbox: only its own pid namespace can be named, only its uid
+ * without capabilities, pid 1 is not dumpable, and the Landlock domain
+ * every sandbox has (landlock.c) refuses any process outside it.
  *
  * Sandboxed processes also inherit runnerd's own filter (they are its
  * descendants): everything allowed here must be allowed there too, see
