@@ -51,6 +51,7 @@
 
 
 static struct sock_fprog	 sc_prog;
+static struct sock_fprog	 sc_prog_nomemfd;	/* see landlock.c */
 
 static int
 sc_rule(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int n,
@@ -187,7 +188,8 @@ sc_build(scmp_filter_ctx ctx, char *err, size_t len)
 
 /* libseccomp writes BPF only to an fd: a memfd, read back once. */
 static int
-sc_export(scmp_filter_ctx ctx, char *err, size_t len)
+sc_export(scmp_filter_ctx ctx, struct sock_fprog *prog, char *err,
+    size_t len)
 {
 	struct sock_filter	*f;
 	off_t			 size;
@@ -214,9 +216,33 @@ sc_export(scmp_filter_ctx ctx, char *err, size_t len)
 		return (sbx_fail(err, len, "%s: short read", __func__));
 	}
 	close(fd);
-	sc_prog.len = size / sizeof(*f);
-	sc_prog.filter = f;
+	prog->len = size / sizeof(*f);
+	prog->filter = f;
 	return (0);
+}
+
+/*
+ * The second filter of a sandbox whose exec list the kernel cannot
+ * keep memfds out of: memfd_create says ENOSYS, which programs take
+ * for an old kernel and fall back from.  Everything else is the first
+ * filter's to judge.
+ */
+static int
+sc_prepare_nomemfd(char *err, size_t len)
+{
+	scmp_filter_ctx	 ctx;
+	int		 rc;
+
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL)
+		return (sbx_fail(err, len, "%s: seccomp_init", __func__));
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+	    SCMP_SYS(memfd_create), 0)) < 0)
+		rc = sbx_fail(err, len, "%s: memfd_create: %s", __func__,
+		    strerror(-rc));
+	else
+		rc = sc_export(ctx, &sc_prog_nomemfd, err, len);
+	seccomp_release(ctx);
+	return (rc);
 }
 
 int
@@ -230,19 +256,30 @@ sbx_seccomp_prepare(char *err, size_t len)
 	if ((ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM))) == NULL)
 		return (sbx_fail(err, len, "%s: seccomp_init", __func__));
 	if ((rc = sc_build(ctx, err, len)) == 0)
-		rc = sc_export(ctx, err, len);
+		rc = sc_export(ctx, &sc_prog, err, len);
 	seccomp_release(ctx);
+	if (rc == 0 && (rc = sc_prepare_nomemfd(err, len)) == -1) {
+		free(sc_prog.filter);
+		sc_prog.filter = NULL;
+	}
 	return (rc);
 }
 
-/* NO_NEW_PRIVS is already set: no privilege is needed to load it. */
+/*
+ * NO_NEW_PRIVS is already set: no privilege is needed to load it.
+ * nomemfd: the exec list needs memfd_create refused (landlock.c).
+ */
 int
-sbx_seccomp_load_child(char *err, size_t len)
+sbx_seccomp_load_child(int nomemfd, char *err, size_t len)
 {
-	if (sc_prog.filter == NULL)
+	if (sc_prog.filter == NULL || sc_prog_nomemfd.filter == NULL)
 		return (sbx_fail(err, len, "%s: no filter built", __func__));
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &sc_prog) == -1)
 		return (sbx_fail(err, len, "%s: %s", __func__,
+		    strerror(errno)));
+	if (nomemfd && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+	    &sc_prog_nomemfd) == -1)
+		return (sbx_fail(err, len, "%s: memfd filter: %s", __func__,
 		    strerror(errno)));
 	return (0);
 }
