@@ -44,7 +44,7 @@ const char *const seccomp_sandbox_allow[] = {
 	"setreuid", "setregid", "setresuid", "setresgid", "setgroups",
 	"setfsuid", "setfsgid", "capget", "capset", "prctl", "arch_prctl",
 	"set_tid_address", "set_robust_list", "get_robust_list", "rseq",
-	"futex", "futex_waitv", "getrlimit", "setrlimit", "prlimit64",
+	"futex", "futex_waitv", "getrlimit", "setrlimit",
 	"getrusage", "times", "getpriority", "setpriority", "sched_yield",
 	"sched_getaffinity", "sched_setaffinity", "sched_getparam",
 	"sched_setparam", "sched_getscheduler", "sched_setscheduler",

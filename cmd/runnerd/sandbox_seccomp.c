@@ -93,6 +93,15 @@ sc_conditional(scmp_filter_ctx ctx)
 		    SCMP_A2_32(SCMP_CMP_EQ, NETLINK_ROUTE) },
 		{ SCMP_SYS(socketpair), SCMP_ACT_ALLOW, 1,
 		    SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX), SC_NONE },
+		/*
+		 * Limits: set only one's own (pid 0, as glibc's setrlimit
+		 * asks; the caller's pid is beyond a filter), so that
+		 * nothing lowers pid 1's; read anyone's.
+		 */
+		{ SCMP_SYS(prlimit64), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, 0), SC_NONE },
+		{ SCMP_SYS(prlimit64), SCMP_ACT_ALLOW, 1,
+		    SCMP_A2_64(SCMP_CMP_EQ, 0), SC_NONE },
 		/* Only the default persona, and asking which it is. */
 		{ SCMP_SYS(personality), SCMP_ACT_ALLOW, 1,
 		    SCMP_A0_32(SCMP_CMP_EQ, 0), SC_NONE },
