@@ -215,6 +215,8 @@ seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 		seccomp_allow(ctx, sc_runnerd, NELEM(sc_runnerd));
 		seccomp_allow_names(ctx, seccomp_sandbox_allow,
 		    seccomp_sandbox_nallow);
+		seccomp_allow_names(ctx, seccomp_sandbox_moded,
+		    seccomp_sandbox_nmoded);
 		seccomp_allow(ctx, sc_runnerd_sandbox_conditional,
 		    NELEM(sc_runnerd_sandbox_conditional));
 		seccomp_eperm(ctx, sc_runnerd_eperm, NELEM(sc_runnerd_eperm));

@@ -35,6 +35,7 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -137,7 +138,48 @@ sc_ioctl_middle(scmp_filter_ctx ctx)
 	return (0);
 }
 
-/* Device nodes never; files, fifos and sockets by mknod are fine. */
+#define SC_SETID	(S_ISUID | S_ISGID)
+
+/*
+ * Modes without set-id bits: a write bind is the host's directory, and
+ * a set-uid file left there by the sandbox would make whoever runs it on
+ * the host the sandbox's uid.  open and openat are checked only when
+ * they create; openat2 hides its mode in a struct and says ENOSYS, so
+ * that libc and others fall back to openat.
+ */
+static int
+sc_moded(scmp_filter_ctx ctx)
+{
+	const struct {
+		const char	*name;
+		unsigned int	 mode;		/* argument index */
+		int		 flags;		/* argument index, or -1 */
+	} m[] = {
+		{ "chmod", 1, -1 }, { "fchmod", 1, -1 }, { "fchmodat", 2, -1 },
+		{ "fchmodat2", 2, -1 }, { "creat", 1, -1 }, { "open", 2, 1 },
+		{ "openat", 3, 2 }
+	};
+	const uint64_t	 create = O_CREAT | (O_TMPFILE & ~O_DIRECTORY);
+	size_t		 i;
+	int		 nr, rc;
+
+	for (i = 0; i < sizeof(m) / sizeof(*m); i++) {
+		if ((nr = seccomp_syscall_resolve_name(m[i].name)) ==
+		    __NR_SCMP_ERROR)
+			continue;
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_CMP(m[i].mode, SCMP_CMP_MASKED_EQ, SC_SETID, 0))) < 0)
+			return (rc);
+		if (m[i].flags >= 0 && (rc = seccomp_rule_add(ctx,
+		    SCMP_ACT_ALLOW, nr, 1, SCMP_CMP(m[i].flags,
+		    SCMP_CMP_MASKED_EQ, create, 0))) < 0)
+			return (rc);
+	}
+	return (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+	    SCMP_SYS(openat2), 0));
+}
+
+/* Device nodes never; files, fifos and sockets by mknod are, set-id not. */
 static int
 sc_mknod(scmp_filter_ctx ctx)
 {
@@ -147,10 +189,11 @@ sc_mknod(scmp_filter_ctx ctx)
 
 	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
 		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mknod),
-		    1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, ok[i]))) < 0 ||
+		    1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT | SC_SETID,
+		    ok[i]))) < 0 ||
 		    (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
-		    SCMP_SYS(mknodat), 1, SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT,
-		    ok[i]))) < 0)
+		    SCMP_SYS(mknodat), 1, SCMP_A2_32(SCMP_CMP_MASKED_EQ,
+		    S_IFMT | SC_SETID, ok[i]))) < 0)
 			return (rc);
 	}
 	return (0);
@@ -189,7 +232,7 @@ sc_build(scmp_filter_ctx ctx, char *err, size_t len)
 			    seccomp_sandbox_allow[i], strerror(-rc)));
 	}
 	if ((rc = sc_conditional(ctx)) < 0 || (rc = sc_ioctl_middle(ctx)) < 0 ||
-	    (rc = sc_mknod(ctx)) < 0)
+	    (rc = sc_mknod(ctx)) < 0 || (rc = sc_moded(ctx)) < 0)
 		return (sbx_fail(err, len, "%s: conditional rule: %s",
 		    __func__, strerror(-rc)));
 	return (0);
