@@ -36,8 +36,8 @@ cgroup_v2_mount(char *buf, size_t len)
 }
 
 /* The path on the "0::" line: own cgroup v2, relative to the mount. */
-static int
-cg_own_path(const char *procfile, char *buf, size_t len)
+int
+cgroup_own_path(const char *procfile, char *buf, size_t len)
 {
 	char	 line[4096];
 	FILE	*f;
@@ -83,7 +83,7 @@ cgroup_deleg_find(const char *procfile, char *base, size_t len)
 	char	 mnt[64], own[2048], dir[sizeof(mnt) + sizeof(own)], *slash;
 
 	if (cgroup_v2_mount(mnt, sizeof(mnt)) == -1 ||
-	    cg_own_path(procfile, own, sizeof(own)) == -1 ||
+	    cgroup_own_path(procfile, own, sizeof(own)) == -1 ||
 	    strcmp(own, "/") == 0)
 		return (CGD_NONE);
 	snprintf(dir, sizeof(dir), "%s%s", mnt, own);

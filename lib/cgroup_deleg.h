@@ -24,6 +24,8 @@ enum cgroup_deleg {
 
 /* Where cgroup v2 is mounted (pure or hybrid layout); -1: nowhere. */
 int	 cgroup_v2_mount(char *, size_t);
+/* From a /proc/PID/cgroup file: own v2 cgroup, below the mount. */
+int	 cgroup_own_path(const char *, char *, size_t);
 /* From a /proc/PID/cgroup file: the delegated base, if there is one. */
 enum cgroup_deleg cgroup_deleg_find(const char *, char *, size_t);
 /* Move the calling process into base/CGROUP_DAEMONS. */

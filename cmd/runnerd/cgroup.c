@@ -223,6 +223,20 @@ cg_mount(char *err, size_t len)
 	return (0);
 }
 
+/* A service manager's cgroup that we leave: say so, once. */
+static void
+cg_warn_undelegated(void)
+{
+	char	 own[CONF_PATH_SIZE];
+
+	if (!cg_delegated &&
+	    cgroup_own_path(CGROUP_PROC_SELF, own, sizeof(own)) == 0 &&
+	    strcmp(own, "/") != 0)
+		log_warnx("cgroup %s is not delegated to us: sandboxes' "
+		    "cgroups go under %s, outside it (Delegate=yes?)", own,
+		    cg_v2top);
+}
+
 static int
 cg_detect(char *err, size_t len)
 {
@@ -238,6 +252,7 @@ cg_detect(char *err, size_t len)
 		cg_has_freezer = 1;
 		log_info("cgroup v2 under %s%s", cg_v2top,
 		    cg_delegated ? ", delegated" : "");
+		cg_warn_undelegated();
 		return (0);
 	}
 	for (i = CG_MEMORY; i <= CG_CPU; i++) {
