@@ -124,6 +124,11 @@ asan: deps
 	    CTL_LDFLAGS= all
 	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r regress/
 
+# The compat corpus alone: workloads bare and under sandboxd (issue 15).
+compat: deps
+	${MAKE} all
+	prove -r regress/compat/
+
 lint: all
 	mandoc -Tlint -Wwarning man/*.[0-9]
 
@@ -163,4 +168,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps bench-deps test asan lint demo bench fuzz install clean
+.PHONY: all deps bench-deps test asan compat lint demo bench fuzz install clean
