@@ -6,7 +6,7 @@
 # well-formed text, newlines and tabs pass unchanged.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 14
+plan 15
 
 setup_users
 write_sandbox_conf
@@ -57,4 +57,10 @@ a=$(sbx_create)
 out=$(on_pty exec "$a" -- sh -c 'printf "\033[5mblink\n"')
 check "sandboxctl exec escapes as run does" contains "$out" '\\x1b\[5mblink'
 ctl destroy "$a" >/dev/null
+# attach lingers while the service writes: it writes for 3 s, then waits.
+ctl service start e -- sh -c 'for i in $(seq 30); do printf "\033[2Jsvc\n"; sleep 0.1; done; sleep 1000' >/dev/null
+sleep 0.5
+out=$(on_pty service attach e)
+check "service attach escapes too" contains "$out" '\\x1b\[2Jsvc'
+ctl service stop e >/dev/null 2>&1
 done_testing
