@@ -1,16 +1,16 @@
 #!/bin/sh
-# Install the Debian 12 packages the build and the tests need, if missing;
-# with "bench", also those only make bench uses: the DNS server it
-# compares dnspind with and serves the names from (dnsmasq-base, the
-# program without the system service), and the load generator.
+# Install the Debian 12 packages the build, the tests and make bench
+# need, if missing.  make test runs the bench drivers too, in smoke mode
+# (regress/bench/smoke.t): so the DNS server make bench compares dnspind
+# with and serves the names from (dnsmasq-base, the program without the
+# system service) and the load generator are here for both.  "bench"
+# (make bench-deps) asks for nothing more.
 set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
     libclang-rt-14-dev
-    bubblewrap crun"
-bench_pkgs="dnsmasq-base dnsperf"
-[ "${1:-}" = bench ] && pkgs="$pkgs $bench_pkgs"
+    bubblewrap crun dnsmasq-base dnsperf"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
