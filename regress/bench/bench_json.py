@@ -5,6 +5,8 @@ JSON, written whole through a temporary file.  Exits 1, naming them, if
 a line is not "key number", a key comes twice, or a figure of the
 DRIVERs (with none given, of every driver) is missing; what was read is
 written all the same.  bench.sh and regress/bench/smoke.t use it.
+
+bench_json.py -t JSON: the table of README's "Performance" section.
 """
 import json
 import math
@@ -18,7 +20,8 @@ EXPECTED = {
     "start": ("start_true_ms", "start_true_bwrap_ms", "start_net_ms",
               "start_true_ratio_bwrap", "start_net_ratio_bwrap"),
     "life": ("host_kib_per_sandbox", "host_kib_daemons_per_sandbox",
-             "host_kib_pid1_per_sandbox", "create_exec_p50_ms",
+             "host_kib_pid1_per_sandbox", "create_live_4000_s",
+             "create_exec_p50_ms",
              "create_exec_p99_ms", "create_rate_per_s_100",
              "create_rate_100_failed", "concurrent_runs_1000_completed",
              "concurrent_runs_1000_s"),
@@ -29,6 +32,47 @@ EXPECTED = {
             "dnsmasq_qps_4000", "dns_repeat_ratio_dnsmasq_4000",
             "dns_newpin_qps_1", "dns_newpin_qps_4000"),
 }
+# -t: what each figure is, and its target (issue 18), for README.
+TABLE = (
+    ("start_true_ms", "run /bin/true, median ms", ""),
+    ("start_true_bwrap_ms", "bwrap's, same run", ""),
+    ("start_true_ratio_bwrap", "ours / bwrap's", "<= 0.6"),
+    ("start_net_ms", "the same with a network", ""),
+    ("start_net_ratio_bwrap", "with a network / bwrap's", "<= 1.0"),
+    ("net_identity_ms_1", "whole net identity, 1 live", ""),
+    ("net_identity_ms_4000", "the same, 4000 live", ""),
+    ("net_identity_ratio_4000", "4000 / 1", "<= 1.2"),
+    ("netd_datapath_ms_4000", "datapath add+del, 4000", "< 1"),
+    ("dns_repeat_qps_4000", "repeat answers/s, 4000", ">= 60000"),
+    ("dnsmasq_qps_4000", "dnsmasq's, same run", ""),
+    ("dns_repeat_ratio_dnsmasq_4000", "dnspind / dnsmasq", ">= 1.5"),
+    ("dns_newpin_qps_4000", "new-pin answers/s, 4000", ">= 20000"),
+    ("concurrent_runs_1000_completed", "of 1000 concurrent runs", "1000"),
+    ("concurrent_runs_1000_s", "all of them, seconds", ""),
+    ("host_kib_per_sandbox", "KiB a sandbox, idle", "<= 16"),
+    ("host_kib_daemons_per_sandbox", "of it in the daemons", ""),
+    ("host_kib_pid1_per_sandbox", "of it in its process 1", ""),
+    ("create_live_4000_s", "making 4000, 4 at a time, s", ""),
+    ("create_exec_p50_ms", "create+exec+destroy p50", ""),
+    ("create_exec_p99_ms", "create+exec+destroy p99", "<= 10"),
+    ("create_rate_per_s_100", "creates/s, 100 creators", ">= 200"),
+    ("create_rate_100_failed", "creates refused of 500", "0"),
+)
+
+
+def table(path):
+    with open(path) as f:
+        fig = json.load(f)
+    row = "  %-31s %7s  %-28s %s"
+    print(row % ("key", "value", "what", "target"))
+    for k, what, target in TABLE:
+        v = fig.get(k)
+        v = "-" if v is None else ("%d" % v if isinstance(v, int) or
+                                   v >= 1000 else "%.2f" % v)
+        print((row % (k, v, what, target)).rstrip())
+    return 0
+
+
 KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -57,6 +101,8 @@ def read_kv(path, errors):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "-t":
+        return table(sys.argv[2])
     args, drivers = sys.argv[1:], []
     while len(args) >= 2 and args[0] == "-d" and args[1] in EXPECTED:
         drivers.append(args[1])

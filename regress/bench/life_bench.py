@@ -4,7 +4,8 @@ wants to know, against a running suite (life_bench.sh starts it):
 
   host memory   the daemons' summed PSS (smaps_rollup) with LIVE idle
                 sandboxes less with none, plus each sandbox's process 1,
-                per sandbox: host_kib_per_sandbox;
+                per sandbox: host_kib_per_sandbox; and how long making
+                them took, WORKERS at a time: create_live_4000_s;
   create+exec   create, exec of /bin/true, destroy, one after the other,
                 SEQ times: create_exec_p50_ms, create_exec_p99_ms;
   create rate   CREATORS concurrent creators, each making PER sandboxes
@@ -129,6 +130,7 @@ def host_memory(fig):
     fig["host_kib_daemons_per_sandbox"] = d
     fig["host_kib_pid1_per_sandbox"] = pid1 / LIVE
     fig["host_kib_per_sandbox"] = d + pid1 / LIVE
+    fig["create_live_4000_s"] = made
     print("host memory, %d idle sandboxes (policy %s, made in %.1f s by %d "
           "at a time):" % (LIVE, POLICY, made, WORKERS))
     print("  daemons' PSS %d KiB with none, %d KiB with them: %.1f KiB a "
