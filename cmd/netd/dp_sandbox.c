@@ -1017,6 +1017,9 @@ dp_held_elems(struct dp_held *h, struct dp_sbx *sbx, struct dp_elem *v,
 	size_t		 n = 0;
 
 	RB_FOREACH(pin, dp_pins, &h->pins) {
+		/* A reload may have lowered the policy's cap meanwhile. */
+		if (n >= sbx->pins_max)
+			break;
 		if (!timespeccmp(&pin->expiry, now, >))
 			continue;
 		timespecsub(&pin->expiry, now, &left);
