@@ -7,6 +7,7 @@
  *	netd_test selftest			identity unit tests, TAP
  *	netd_test serve SOCK [key=value...]	the library behind SOCK
  *	    subnet=A/N prefix=P resolver=A uplink=IF
+ *	    without=nft-destroy (as netd -x: the pre-6.3 deletions)
  *	netd_test -s SOCK command [args...]	one command to the server
  *	netd_test bench [dp|link] N...		add+del time at N live
  *
@@ -28,6 +29,7 @@
 #include "../../cmd/netd/ident.c"
 #include "../../cmd/netd/datapath.c"
 #include "../../cmd/netd/dp_sandbox.c"
+#include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
 #include "../../cmd/netd/link.c"
 #include "../../cmd/netd/ct.c"
@@ -687,7 +689,10 @@ parse_params(int argc, char **argv, struct netd_params *p)
 			strlcpy(p->ifprefix, v, sizeof(p->ifprefix));
 		else if (strcmp(kv, "uplink") == 0)
 			strlcpy(p->uplink, v, sizeof(p->uplink));
-		else
+		else if (strcmp(kv, "without") == 0) {
+			if (nft_without(v) == -1)
+				return (-1);
+		} else
 			return (-1);
 	}
 	return (0);
