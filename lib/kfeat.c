@@ -205,65 +205,69 @@ kf_is_fs(const char *path, long magic)
 	return (statfs(path, &sf) == 0 && sf.f_type == magic);
 }
 
+/* As much of a file as fits, NUL-terminated; empty if unreadable. */
 static void
-kf_read(const char *path, char *buf, size_t len)
+kf_read_all(const char *path, char *buf, size_t len)
 {
 	ssize_t	 n;
+	size_t	 off = 0;
 	int	 fd;
 
 	buf[0] = '\0';
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return;
-	if ((n = read(fd, buf, len - 1)) > 0) {
-		buf[n] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-	}
+	while (off < len - 1 && (n = read(fd, buf + off,
+	    len - 1 - off)) > 0)
+		off += n;
+	buf[off] = '\0';
 	close(fd);
 }
 
-/* Whether each of memory, pids and cpu is in the list. */
-static int
-kf_cg_complete(const char *list)
+/* Its first line. */
+static void
+kf_read(const char *path, char *buf, size_t len)
 {
-	static const char *const need[] = { "memory", "pids", "cpu" };
-	char		 padded[160];
-	char		 word[16];
-	size_t		 i;
-
-	snprintf(padded, sizeof(padded), " %s ", list);
-	for (i = 0; i < 3; i++) {
-		snprintf(word, sizeof(word), " %s ", need[i]);
-		if (strstr(padded, word) == NULL)
-			return (0);
-	}
-	return (1);
+	kf_read_all(path, buf, len);
+	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/*
+ * Where memory, pids and cpu live, from /proc/cgroups (hierarchy 0: the
+ * unified one): what /sys/fs/cgroup shows depends on the mount
+ * namespace (ip netns exec leaves it empty; runnerd mounts its own).
+ */
 static void
 kf_cgroup(struct kfeat *k)
 {
-	const char	*root = NULL;
+	static const char *const need[] = { "memory", "pids", "cpu" };
+	char	 buf[4096], name[32], *line, *save;
+	int	 id, enabled, i, found = 0, on_v1 = 0;
 
-	if (kf_is_fs(KF_CG_BASE, CGROUP2_SUPER_MAGIC))
-		root = KF_CG_BASE;
-	else if (kf_is_fs(KF_CG_BASE "/unified", CGROUP2_SUPER_MAGIC))
-		root = KF_CG_BASE "/unified";
-	if (root != NULL) {
-		char	 path[64];
-
-		snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
-		kf_read(path, k->cg_controllers, sizeof(k->cg_controllers));
-		if (kf_cg_complete(k->cg_controllers)) {
-			k->cgroup = KF_CG_V2;
-			return;
-		}
+	kf_read_all("/proc/cgroups", buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %d %*d %d", name, &id, &enabled) != 3)
+			continue;
+		for (i = 0; i < 3; i++)
+			if (strcmp(name, need[i]) == 0 && enabled) {
+				found++;
+				on_v1 += id != 0;
+			}
 	}
-	if (kf_is_fs(KF_CG_BASE "/memory", CGROUP_SUPER_MAGIC) &&
-	    kf_is_fs(KF_CG_BASE "/pids", CGROUP_SUPER_MAGIC) &&
-	    kf_is_fs(KF_CG_BASE "/cpu", CGROUP_SUPER_MAGIC))
-		k->cgroup = root != NULL ? KF_CG_HYBRID : KF_CG_V1;
-	else
+	if (kf_is_fs(KF_CG_BASE, CGROUP2_SUPER_MAGIC))
+		kf_read(KF_CG_BASE "/cgroup.controllers", k->cg_controllers,
+		    sizeof(k->cg_controllers));
+	else if (kf_is_fs(KF_CG_BASE "/unified", CGROUP2_SUPER_MAGIC))
+		kf_read(KF_CG_BASE "/unified/cgroup.controllers",
+		    k->cg_controllers, sizeof(k->cg_controllers));
+	if (found != 3 || (on_v1 != 0 && on_v1 != 3))
 		k->cgroup = KF_CG_NONE;
+	else if (on_v1 == 0)
+		k->cgroup = KF_CG_V2;
+	else if (kf_is_fs(KF_CG_BASE "/unified", CGROUP2_SUPER_MAGIC))
+		k->cgroup = KF_CG_HYBRID;
+	else
+		k->cgroup = KF_CG_V1;
 }
 
 void
@@ -304,10 +308,10 @@ kf_tristate(struct kf_line *l, int v, int error)
 }
 
 static const char *const kf_cg_names[] = {
-	[KF_CG_NONE] = "none usable",
+	[KF_CG_NONE] = "no memory, pids and cpu controllers together",
 	[KF_CG_V1] = "v1",
-	[KF_CG_HYBRID] = "hybrid (controllers on v1)",
-	[KF_CG_V2] = "v2",
+	[KF_CG_HYBRID] = "hybrid, memory, pids and cpu on v1",
+	[KF_CG_V2] = "v2, memory, pids and cpu on it",
 };
 
 #define KF_NLINES	7
@@ -348,7 +352,7 @@ kf_lines(const struct kfeat *k, struct kf_line *l)
 	l[6] = (struct kf_line){ "cgroups", "", "", 0,
 	    "no sandbox starts: its memory, pids and cpu limits need the "
 	    "memory, pids and cpu controllers, on v2 or v1" };
-	snprintf(l[6].state, sizeof(l[6].state), "%s", kf_cg_names[k->cgroup]);
+	strlcpy(l[6].state, kf_cg_names[k->cgroup], sizeof(l[6].state));
 	l[6].missing = k->cgroup == KF_CG_NONE;
 }
 

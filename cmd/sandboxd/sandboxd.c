@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
 
@@ -34,7 +35,7 @@ usage(void)
 	extern char	*__progname;
 
 	fprintf(stderr, "usage: %s [-dnv] [-D macro=value] [-f file] "
-	    "[-s socket]\n", __progname);
+	    "[-s socket] [-x feature]\n", __progname);
 	exit(1);
 }
 
@@ -169,14 +170,34 @@ sandboxd_signals(void)
 	signal_add(&ev_sigchld, NULL);
 }
 
+/* With -v: the config, and on stderr what the kernel supports. */
 static int
 sandboxd_check_only(void)
 {
-	if (sbx->verbose)
-		print_config(sbx->conf);
-	else
+	struct kfeat	 kf;
+
+	if (!sbx->verbose) {
 		fprintf(stderr, "configuration OK\n");
+		return (0);
+	}
+	print_config(sbx->conf);
+	fflush(stdout);
+	kfeat_probe(&kf);
+	kfeat_print(&kf, stderr);
 	return (0);
+}
+
+/* Once, at start: what the kernel lacks and what that changes. */
+static void
+sandboxd_kernel(void)
+{
+	struct kfeat	 kf;
+
+	kfeat_probe(&kf);
+	kfeat_log(&kf);
+	if (sbx->without != NULL)
+		log_warnx("testing: the children do without %s (-x)",
+		    sbx->without);
 }
 
 int
@@ -188,7 +209,7 @@ main(int argc, char *argv[])
 	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
 		err(1, NULL);
 	sbx->conffile = CONF_DEFAULT_FILE;
-	while ((ch = getopt(argc, argv, "dD:f:ns:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:ns:vx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			sbx->debug = 1;
@@ -210,6 +231,13 @@ main(int argc, char *argv[])
 		case 'v':
 			sbx->verbose++;
 			break;
+		case 'x':
+			/* The only feature a child can do without today. */
+			if (strcmp(optarg, "nft-destroy") != 0)
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
+			sbx->without = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -229,6 +257,7 @@ main(int argc, char *argv[])
 	if (sbx->sockpath == NULL)
 		sbx->sockpath = sbx->conf->global.control_socket;
 	sandboxd_check_setup();
+	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	sbx->started = monotime();
