@@ -80,7 +80,7 @@ nft_caps(void)
 		log_warnx("%s: cannot tell whether the kernel has "
 		    "NFT_MSG_DESTROY (%s): doing without", __func__,
 		    strerror(nft_kf.error));
-	if (nft_kf_without_destroy && nft_kf.destroy == KF_YES)
+	if (nft_kf_without_destroy)
 		log_info("%s: NFT_MSG_DESTROY not used (-x nft-destroy)",
 		    __func__);
 	if (nft_kf_without_destroy)
