@@ -22,4 +22,5 @@ check "add+del at N=1000 within 2x of N=1" \
     awk -v a="${t1:-0}" -v b="${t2:-999}" 'BEGIN { exit !(b <= 2 * a) }'
 check "under 1 ms each" \
     awk -v a="${t1:-999}" -v b="${t2:-999}" 'BEGIN { exit !(a < 1 && b < 1) }'
+plan $tap_n
 done_testing
