@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cgroup_deleg.h"
+#include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
 
@@ -35,7 +36,7 @@ usage(void)
 	extern char	*__progname;
 
 	fprintf(stderr, "usage: %s [-dnv] [-D macro=value] [-f file] "
-	    "[-s socket]\n", __progname);
+	    "[-s socket] [-x feature]\n", __progname);
 	exit(1);
 }
 
@@ -196,14 +197,34 @@ sandboxd_cgroup(void)
 	    CGROUP_DAEMONS);
 }
 
+/* With -v: the config, and on stderr what the kernel supports. */
 static int
 sandboxd_check_only(void)
 {
-	if (sbx->verbose)
-		print_config(sbx->conf);
-	else
+	struct kfeat	 kf;
+
+	if (!sbx->verbose) {
 		fprintf(stderr, "configuration OK\n");
+		return (0);
+	}
+	print_config(sbx->conf);
+	fflush(stdout);
+	kfeat_probe(&kf);
+	kfeat_print(&kf, stderr);
 	return (0);
+}
+
+/* Once, at start: what the kernel lacks and what that changes. */
+static void
+sandboxd_kernel(void)
+{
+	struct kfeat	 kf;
+
+	kfeat_probe(&kf);
+	kfeat_log(&kf);
+	if (sbx->without != NULL)
+		log_warnx("testing: the children do without %s (-x)",
+		    sbx->without);
 }
 
 int
@@ -215,7 +236,7 @@ main(int argc, char *argv[])
 	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
 		err(1, NULL);
 	sbx->conffile = CONF_DEFAULT_FILE;
-	while ((ch = getopt(argc, argv, "dD:f:ns:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:ns:vx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			sbx->debug = 1;
@@ -237,6 +258,13 @@ main(int argc, char *argv[])
 		case 'v':
 			sbx->verbose++;
 			break;
+		case 'x':
+			/* The only feature a child can do without today. */
+			if (strcmp(optarg, "nft-destroy") != 0)
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
+			sbx->without = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -256,6 +284,7 @@ main(int argc, char *argv[])
 	if (sbx->sockpath == NULL)
 		sbx->sockpath = sbx->conf->global.control_socket;
 	sandboxd_check_setup();
+	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	sandboxd_cgroup();
