@@ -149,14 +149,14 @@ install: all
 	install -m 0644 man/*.8 ${DESTDIR}${MANDIR}/man8/
 	[ -e ${DESTDIR}${SYSCONFDIR}/sandboxd.conf ] || \
 	    install -m 0644 etc/sandboxd.conf ${DESTDIR}${SYSCONFDIR}/
-	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.service > \
-	    ${DESTDIR}/lib/systemd/system/sandboxd.service
+	sed -e 's|@SBINDIR@|${SBINDIR}|g' -e 's|@BINDIR@|${BINDIR}|g' \
+	    rc/sandboxd.service > ${DESTDIR}/lib/systemd/system/sandboxd.service
 	install -m 0644 rc/sandboxd.sysusers \
 	    ${DESTDIR}/usr/lib/sysusers.d/sandboxd.conf
 	install -m 0644 rc/sandboxd.tmpfiles \
 	    ${DESTDIR}/usr/lib/tmpfiles.d/sandboxd.conf
-	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.init > \
-	    ${DESTDIR}/etc/init.d/sandboxd
+	sed -e 's|@SBINDIR@|${SBINDIR}|g' -e 's|@BINDIR@|${BINDIR}|g' \
+	    rc/sandboxd.init > ${DESTDIR}/etc/init.d/sandboxd
 	chmod 0755 ${DESTDIR}/etc/init.d/sandboxd
 	[ -n "${DESTDIR}" ] || sh rc/sandboxd-users.sh
 
