@@ -2,7 +2,9 @@
 # Install the Debian 12 packages the build and the tests need, if missing;
 # with "bench", also those only make bench uses: the DNS server it
 # compares dnspind with and serves the names from (dnsmasq-base, the
-# program without the system service), and the load generator.
+# program without the system service), and the load generator; with
+# "host", also what make test-host needs to build and boot its Debian 12
+# guest (regress/host/): mmdebstrap, qemu, mke2fs and debugfs.
 set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
@@ -10,7 +12,11 @@ pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libclang-rt-14-dev
     bubblewrap crun"
 bench_pkgs="dnsmasq-base dnsperf"
-[ "${1:-}" = bench ] && pkgs="$pkgs $bench_pkgs"
+host_pkgs="mmdebstrap debian-archive-keyring qemu-system-x86 e2fsprogs"
+case "${1:-}" in
+bench)	pkgs="$pkgs $bench_pkgs" ;;
+host)	pkgs="$pkgs $host_pkgs" ;;
+esac
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
