@@ -113,16 +113,28 @@ fuzz: deps
 		$B/fuzz/$$f -max_total_time=${FUZZ_SECONDS} \
 		    $B/fuzz/corpus-$$f || exit 1; done
 
+# regress/host/guest/ runs only inside the VM (make test-host); the
+# host-side tests beside it, regress/host/*.t, run here too.
+TESTS=		$(filter-out regress/host/,$(wildcard regress/*/)) \
+		$(wildcard regress/host/*.t)
+
 test: deps
 	${MAKE} all
-	prove -r regress/
+	prove -r ${TESTS}
+
+# The VM tier: a Debian 12 guest (systemd, cgroup v2, Debian's kernel),
+# built once and cached; see regress/host/vm-run.
+test-host:
+	@sh regress/lib/install-deps.sh host
+	${MAKE} all
+	sh regress/host/test-host.sh
 
 asan: deps
 	${MAKE} B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined \
 	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 	    -DSANDBOXD_ASAN -Wno-format-overflow" LDFLAGS="-fsanitize=address,undefined" \
 	    CTL_LDFLAGS= all
-	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r regress/
+	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r ${TESTS}
 
 lint: all
 	mandoc -Tlint -Wwarning man/*.[0-9]
@@ -163,4 +175,4 @@ install: all
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps bench-deps test asan lint demo bench fuzz install clean
+.PHONY: all deps bench-deps test test-host asan lint demo bench fuzz install clean
