@@ -129,6 +129,7 @@ child_schedule_restart(struct child *c)
 		    "seconds; fix the cause and run sandboxctl reload",
 		    __func__, c->spec->name, CHILD_RESTART_MAX,
 		    CHILD_RESTART_WINDOW);
+		notify_child_failed(c);
 		return;
 	}
 	ms = child_backoff_ms(c);

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -112,6 +113,28 @@ notify_children(void)
 		}
 	}
 	notify_status();
+}
+
+/*
+ * A child given up on before READY=1: under a service manager the start
+ * has failed, and saying so at once (exit 1) beats a start timeout.
+ * Later, or without a manager, the master stays up and STATUS= (and
+ * sandboxctl status) says which child failed; a reload retries it.
+ */
+void
+notify_child_failed(struct child *c)
+{
+	if (notify_ready || !sdnotify_active()) {
+		notify_status();
+		return;
+	}
+	sdnotify("STATUS=%s failed to start; see the log", c->spec->name);
+	log_warnx("%s: %s never came up: the start fails", __func__,
+	    c->spec->name);
+	sbx->shutting_down = 1;
+	children_stop();
+	control_cleanup(sbx->sockpath);
+	exit(1);
 }
 
 static uint64_t

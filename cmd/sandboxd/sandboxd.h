@@ -77,6 +77,7 @@ void	 reload_check(void);
 /* notify.c: what a service manager hears (sd_notify) */
 void	 notify_init(void);
 void	 notify_children(void);
+void	 notify_child_failed(struct child *);
 void	 notify_status(void);
 void	 notify_reloading(void);
 void	 notify_reloaded(void);
