@@ -172,7 +172,21 @@ install: all
 	chmod 0755 ${DESTDIR}/etc/init.d/sandboxd
 	[ -n "${DESTDIR}" ] || sh rc/sandboxd-users.sh
 
+# The config, the users and the state directory stay (README).
+uninstall:
+	rm -f ${DESTDIR}${SBINDIR}/sandboxd ${DESTDIR}${BINDIR}/sandboxctl
+	for p in netd envd runnerd dnspind; do \
+		rm -f ${DESTDIR}${LIBEXECDIR}/$$p; done
+	-rmdir ${DESTDIR}${LIBEXECDIR}
+	for m in man/*.[58]; do \
+		rm -f ${DESTDIR}${MANDIR}/man$${m##*.}/$${m#man/}; done
+	rm -f ${DESTDIR}/lib/systemd/system/sandboxd.service \
+	    ${DESTDIR}/usr/lib/sysusers.d/sandboxd.conf \
+	    ${DESTDIR}/usr/lib/tmpfiles.d/sandboxd.conf \
+	    ${DESTDIR}/etc/init.d/sandboxd
+
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps bench-deps test test-host asan lint demo bench fuzz install clean
+.PHONY: all deps bench-deps test test-host asan lint demo bench fuzz install \
+	uninstall clean
