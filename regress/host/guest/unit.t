@@ -6,7 +6,7 @@
 # stays, LimitNOFILE reaches the master but not a sandbox, the journal
 # keeps priorities, and systemd-analyze security rates it at most 5.0.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 show() { systemctl show -p "$1" --value sandboxd; }
 gen() {
