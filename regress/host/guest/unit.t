@@ -6,7 +6,7 @@
 # stays, LimitNOFILE reaches the master but not a sandbox, the journal
 # keeps priorities, and systemd-analyze security rates it at most 5.0.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 show() { systemctl show -p "$1" --value sandboxd; }
 gen() {
@@ -111,4 +111,10 @@ x=$(printf '%s\n' "$out" | sed -n 's/.*level for sandboxd.service: \([0-9.]*\).*
 check "systemd-analyze security: exposure $x is at most 5.0" \
     awk -v x="$x" 'BEGIN { exit !(x != "" && x <= 5.0) }'
 check "a plain sandbox runs under the hardened unit" sandboxctl run -- true
+# PrivateDevices=: the master still opens /dev/net/tun for a tap sandbox.
+id=$(sandboxctl create -T -p ci 2>&1)
+rc=$?
+is "$rc" 0 "a tap sandbox is made (/dev/net/tun bound in and allowed)"
+[ "$rc" = 0 ] || diag "$id"
+[ "$rc" = 0 ] && sandboxctl destroy "$id" >/dev/null
 done_testing
