@@ -70,6 +70,23 @@ child_reconf(struct imsg *imsg)
 	    sizeof(ack));
 }
 
+/* The master's liveness check: answered at once from the event loop. */
+static void
+child_pong(struct imsg *imsg)
+{
+	struct proc_ping	 ping;
+	struct proc_pong	 pong;
+
+	if (imsg_get_data(imsg, &ping, sizeof(ping)) == -1)
+		fatalx("%s: bad IMSG_PROC_PING", __func__);
+	memset(&pong, 0, sizeof(pong));
+	pong.seq = ping.seq;
+	if (ops->load != NULL)
+		pong.load = ops->load();
+	imsgev_compose(&iev_main, IMSG_PROC_PONG, 0, 0, -1, &pong,
+	    sizeof(pong));
+}
+
 static void
 child_dispatch_imsg(struct imsg *imsg)
 {
@@ -91,6 +108,9 @@ child_dispatch_imsg(struct imsg *imsg)
 		if (imsg_get_data(imsg, &verbose, sizeof(verbose)) == -1)
 			fatalx("%s: bad IMSG_LOG_VERBOSE", __func__);
 		log_setverbose(verbose);
+		break;
+	case IMSG_PROC_PING:
+		child_pong(imsg);
 		break;
 	default:
 		if (ops->dispatch_main == NULL ||

@@ -2,6 +2,8 @@
 #ifndef SANDBOXD_CHILD_H
 #define SANDBOXD_CHILD_H
 
+#include <stdint.h>
+
 #include "conf.h"
 #include "imsgev.h"
 
@@ -23,6 +25,8 @@ struct child_ops {
 	int		(*without)(const char *);
 	/* Any other message from the master; -1 if unknown. */
 	int		(*dispatch_main)(struct imsg *);
+	/* What the master's STATUS line counts, for its pings (may be NULL). */
+	uint32_t	(*load)(void);
 };
 
 __attribute__((noreturn))

@@ -261,6 +261,7 @@ int			 conf_valid_envkey(const char *);
 
 /* parse.y */
 struct sandboxd_conf	*parse_config(const char *, int);
+void			 parse_config_error(char *, size_t);
 /* printconf.c */
 void			 print_config(struct sandboxd_conf *);
 

@@ -78,7 +78,7 @@ static void
 proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
     int debug, int verbose, const char *without)
 {
-	char		*argv[10], *empty_env[] = { NULL };
+	char		*argv[10], *min_env[] = { NULL, NULL };
 	int		 argc = 0, devnull;
 	sigset_t	 set;
 	extern char	**environ;
@@ -106,7 +106,9 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 	while (verbose-- > 0 && argc < 9)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
-	execve(path, argv, ps->keepenv ? environ : empty_env);
+	/* Only where its stderr goes, so the journal gets priorities. */
+	min_env[0] = log_journal_env();
+	execve(path, argv, ps->keepenv ? environ : min_env);
 	fatal("%s: exec %s", __func__, path);
 }
 

@@ -74,6 +74,10 @@ enum imsg_type {
 	IMSG_LOG_VERBOSE = 300,		/* int */
 	/* child -> master, once privileges are dropped */
 	IMSG_PROC_READY,		/* no payload */
+	/* master -> child: are you there?  Only under a service manager */
+	IMSG_PROC_PING,			/* struct proc_ping */
+	/* child -> master, at once */
+	IMSG_PROC_PONG,			/* struct proc_pong */
 
 	/* runnerd -> envd, checked and relayed by the master */
 	IMSG_ENV_SANDBOX = 350,		/* struct env_sandbox + listening fd */
@@ -585,6 +589,17 @@ struct reconf_done {
 	uint64_t	generation;
 	uint32_t	policies;
 	uint32_t	rules;
+};
+
+/* The master's liveness check of a child (cmd/sandboxd/watchdog.c). */
+struct proc_ping {
+	uint64_t	seq;
+};
+
+struct proc_pong {
+	uint64_t	seq;		/* the ping's */
+	uint32_t	load;		/* runnerd: live sandboxes; others 0 */
+	uint32_t	pad;
 };
 
 #endif

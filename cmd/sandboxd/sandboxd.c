@@ -4,6 +4,7 @@
  * control socket.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -23,6 +24,7 @@
 #include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
+#include "sdnotify.h"
 
 struct sandboxd		*sbx;
 int			 cmdline_symset(char *);
@@ -81,13 +83,13 @@ sandboxd_check_setup(void)
 }
 
 /* The config and the secrets file it names, or NULL and why. */
-static struct sandboxd_conf *
+struct sandboxd_conf *
 sandboxd_load(const char *corr, char *err, size_t errlen)
 {
 	struct sandboxd_conf	*conf;
 
 	if ((conf = parse_config(sbx->conffile, 0)) == NULL) {
-		snprintf(err, errlen, "%s has errors", sbx->conffile);
+		parse_config_error(err, errlen);
 		return (NULL);
 	}
 	if (secrets_load(conf, err, errlen) == -1) {
@@ -100,36 +102,12 @@ sandboxd_load(const char *corr, char *err, size_t errlen)
 	return (conf);
 }
 
-/* A config with errors is refused and the running one kept. */
-int
-sandboxd_reload(const char *corr, char *err, size_t errlen)
-{
-	struct sandboxd_conf	*conf, *old;
-	char			 why[512];
-
-	log_info("reloading %s", sbx->conffile);
-	if ((conf = sandboxd_load(corr, why, sizeof(why))) == NULL) {
-		snprintf(err, errlen, "%s; the running config and secrets are "
-		    "kept", why);
-		log_warnx("%s", err);
-		return (-1);
-	}
-	old = sbx->conf;
-	sbx->conf = conf;
-	children_retry_failed();
-	children_send_conf();
-	services_conf(old, conf);
-	conf_free(old);
-	log_info("config generation %llu loaded",
-	    (unsigned long long)conf->global.generation);
-	return (0);
-}
-
 __attribute__((noreturn))
 static void
 sandboxd_shutdown(void)
 {
 	sbx->shutting_down = 1;
+	notify_stopping();
 	children_stop();
 	control_cleanup(sbx->sockpath);
 	log_info("terminating");
@@ -139,7 +117,8 @@ sandboxd_shutdown(void)
 static void
 sandboxd_sig(int sig, short event, void *arg)
 {
-	char	 corr[CORR_ID_SIZE], err[256];
+	char		 corr[CORR_ID_SIZE], err[CTL_MSG_SIZE];
+	uint64_t	 gen;
 
 	switch (sig) {
 	case SIGTERM:
@@ -148,7 +127,8 @@ sandboxd_sig(int sig, short event, void *arg)
 	case SIGHUP:
 		corr_new(corr, sizeof(corr));
 		log_setcorr(corr);
-		sandboxd_reload(corr, err, sizeof(err));
+		if (reload_start(corr, err, sizeof(err), &gen) == 0)
+			reload_check();
 		log_setcorr(NULL);
 		break;
 	case SIGCHLD:
@@ -169,6 +149,27 @@ sandboxd_signals(void)
 	signal_add(&ev_sigint, NULL);
 	signal_add(&ev_sighup, NULL);
 	signal_add(&ev_sigchld, NULL);
+}
+
+/*
+ * Every sandbox holds fds in runnerd, netd and the master's relays:
+ * the soft limit a service manager gives (1024) would cap them at a
+ * few hundred.  The children inherit the hard limit; each sandbox's
+ * own processes get their policy's nofile from runnerd.
+ */
+static void
+sandboxd_nofile(void)
+{
+	struct rlimit	 rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		fatal("%s: getrlimit", __func__);
+	if (rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+		log_warn("%s: RLIMIT_NOFILE to %llu", __func__,
+		    (unsigned long long)rl.rlim_max);
 }
 
 /*
@@ -284,10 +285,13 @@ main(int argc, char *argv[])
 	if (sbx->sockpath == NULL)
 		sbx->sockpath = sbx->conf->global.control_socket;
 	sandboxd_check_setup();
+	sandboxd_nofile();
 	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	sandboxd_cgroup();
+	/* After daemon(): a manager's watchdog is for its own child. */
+	sdnotify_init();
 	sbx->started = monotime();
 	event_init();
 	sandboxd_signals();
@@ -295,8 +299,10 @@ main(int argc, char *argv[])
 	    -1)
 		fatalx("control socket %s", sbx->sockpath);
 	control_listen();
+	notify_init();
 	resolver_open(&sbx->conf->global);
 	children_start();
+	watchdog_init();
 	/* Declared services wait for the children, then start once. */
 	services_conf(NULL, sbx->conf);
 	log_info("started, config generation %llu",
