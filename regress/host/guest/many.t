@@ -16,10 +16,13 @@ for d in sandboxd runnerd netd; do
 	[ -n "$p" ] && diag "$d: $(grep 'open files' /proc/$p/limits)"
 done
 
-# Two creators, one per vCPU; each gives up after 10 failures in a row.
+# Two creators, one per vCPU; each gives up after 10 failures in a row
+# or after 15 minutes, so that a slow guest still reports how far it got.
+end=$(($(date +%s) + 900))
 creator() {
 	i=0; bad=0
-	while [ "$i" -lt "$1" ] && [ "$bad" -lt 10 ]; do
+	while [ "$i" -lt "$1" ] && [ "$bad" -lt 10 ] &&
+	    [ "$(date +%s)" -lt "$end" ]; do
 		if sandboxctl create >>"$T/ids.$2" 2>>"$T/err"; then
 			bad=0
 		else
