@@ -13,7 +13,7 @@ check "sandboxd.service is active" wait_for 30 sbx_ready
 n0=$(systemctl show -p NRestarts --value sandboxd)
 for d in sandboxd runnerd netd; do
 	p=$(pgrep -x "$d" | head -n 1)
-	[ -n "$p" ] && diag "$d: $(grep 'open files' /proc/$p/limits)"
+	[ -n "$p" ] && diag "$d: $(grep "open files" /proc/$p/limits 2>/dev/null)"
 done
 
 # Two creators, one per vCPU; each gives up after 10 failures in a row
