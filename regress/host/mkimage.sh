@@ -5,7 +5,7 @@
 #
 # Debian's packages only, through mmdebstrap; the mirror is read at run
 # time from this machine's own apt sources, never written here.  The
-# image is cached outside the tree, in $SANDBOXD_TEST_CACHE (default
+# image is cached outside the tree, in $SBX_TEST_CACHE (default
 # /var/cache/sandboxd-test), under a key that hashes the package list
 # and this script: a second run only prints the directory.
 #
@@ -13,7 +13,7 @@
 # current tree into each boot over a 9p share (see sbxtest-boot below).
 set -eu
 
-cache=${SANDBOXD_TEST_CACHE:-/var/cache/sandboxd-test}
+cache=${SBX_TEST_CACHE:-/var/cache/sandboxd-test}
 suite=bookworm
 
 # systemd as process 1 and Debian's kernel; sandboxd's runtime libraries
