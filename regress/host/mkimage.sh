@@ -175,8 +175,8 @@ cp "$work"/boot/vmlinuz-* "$dir/vmlinuz"
 cp "$work"/boot/initrd.img-* "$dir/initrd.img"
 chmod 0644 "$dir/vmlinuz" "$dir/initrd.img"
 # 4 GiB, sparse: room for what a test run writes (-snapshot keeps it
-# off this file anyway).
-mke2fs -q -t ext4 -L sbxroot -d "$work" "$dir/rootfs.img" 4G
+# off this file anyway).  Standard output carries only the directory.
+mke2fs -q -t ext4 -L sbxroot -d "$work" "$dir/rootfs.img" 4G >&2
 rm -rf "$work"
 echo "$key" >"$dir/done"
 log "image ready in $(($(date +%s) - start)) s"
