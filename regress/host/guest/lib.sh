@@ -45,15 +45,14 @@ UID_BASE=$(awk '$1 == "uid-range" { print $2 }' /etc/sandboxd.conf)
 UID_COUNT=$(awk '$1 == "uid-range" { print $3 }' /etc/sandboxd.conf)
 : "${UID_BASE:=200000}" "${UID_COUNT:=65536}"
 
-# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS.
+# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS of wall
+# time (a check may itself take seconds in this slow guest).
 wait_for() {
-	_n=$(($1 * 5)); shift
-	while [ "$_n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.2
-		_n=$((_n - 1))
+	_end=$(($(date +%s) + $1)); shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 0.5
 	done
-	"$@"
 }
 
 unit_active() { [ "$(systemctl is-active sandboxd)" = active ]; }
@@ -71,7 +70,9 @@ sbx_procs() {
 	ps -eo uid= | awk -v b="$UID_BASE" -v n="$UID_COUNT" \
 	    '$1 >= b && $1 < b + n' | wc -l
 }
-sbx_daemons() { pgrep -x 'sandboxd|netd|envd|runnerd|dnspind' | wc -l; }
+sbx_daemons() {
+	ps -eo comm= | grep -cxE 'sandboxd|netd|envd|runnerd|dnspind'
+}
 sbx_cgroups() {
 	find /sys/fs/cgroup -type d -path '*/sandboxd*' 2>/dev/null | wc -l
 }
