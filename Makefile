@@ -101,7 +101,7 @@ fuzz: deps
 	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/dnspind -o $B/fuzz/fuzz_dns regress/fuzz/fuzz_dns.c \
 	    cmd/dnspind/dns.c cmd/dnspind/dns_wire.c cmd/dnspind/dns_answer.c \
-	    cmd/dnspind/dns_name.c ${PKG_LIBS}
+	    cmd/dnspind/dns_name.c lib/addrclass.c ${PKG_LIBS}
 	@mkdir -p $B/fuzz/corpus-fuzz_config
 	cp regress/config/ok/*.in etc/sandboxd.conf $B/fuzz/corpus-fuzz_config/
 	@mkdir -p $B/fuzz/corpus-fuzz_broker

@@ -93,6 +93,7 @@ conf_new(void)
 	g->resolver.len = 32;
 	g->resolver.addr.v4.s_addr = V4ADDR(169, 254, 1, 1);
 	g->pin_floor = 30;
+	g->pin_ceiling = 3600;
 	g->upstream_timeout_ms = 2000;
 	strlcpy(g->ifprefix, "sbx", sizeof(g->ifprefix));
 	strlcpy(g->control_socket, CONF_DEFAULT_SOCKET,
@@ -443,6 +444,8 @@ check_global_net(const struct conf_global_msg *g, char *buf, size_t len)
 		    "subnet"));
 	if (g->pin_floor == 0)
 		return (fail(buf, len, "pin-floor: must not be zero"));
+	if (g->pin_ceiling == 0 || g->pin_ceiling > CONF_PIN_CEILING_MAX)
+		return (fail(buf, len, "pin-ceiling: must be 1s to 24h"));
 	if (g->upstream_timeout_ms == 0)
 		return (fail(buf, len, "upstream timeout: must not be zero"));
 	if (check_ifname(g->uplink, buf, len) == -1)

@@ -26,6 +26,7 @@
 #define CONF_DEFAULT_FILE	"/etc/sandboxd.conf"
 #define CONF_DEFAULT_SOCKET	"/run/sandboxd.sock"
 #define CONF_DEFAULT_POLICY	"default"
+#define CONF_PIN_CEILING_MAX	86400	/* a day, in seconds */
 
 /* An address with a prefix length; a host address has len 32 or 128. */
 struct conf_prefix {
@@ -44,6 +45,7 @@ struct conf_global_msg {
 	struct conf_prefix	subnet;		/* 10.200.0.0/16 */
 	struct conf_prefix	resolver;	/* 169.254.1.1 */
 	uint32_t		pin_floor;	/* seconds, 30 */
+	uint32_t		pin_ceiling;	/* seconds, 3600 */
 	uint32_t		upstream_timeout_ms;	/* 2000 */
 	char			uplink[CONF_IFNAME_SIZE];	/* "" none */
 	char			ifprefix[CONF_IFPREFIX_SIZE];	/* "sbx" */

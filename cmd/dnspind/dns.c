@@ -216,6 +216,35 @@ dns_build_rcode(const struct dns_query *q, unsigned int rcode, uint8_t *buf,
 }
 
 /*
+ * As dns_build_rcode(), with an Extended DNS Error (RFC 8914) of the
+ * info-code and text (up to DNS_EDE_TEXT_MAX bytes of UTF-8, "" for
+ * none) in the OPT record, if the query had one: RFC 6891 7 forbids an
+ * OPT in the answer to a query without, and so the EDE goes too.
+ */
+ssize_t
+dns_build_ede(const struct dns_query *q, unsigned int rcode, uint16_t info,
+    const char *text, uint8_t *buf, size_t bufsz)
+{
+	size_t	 tlen = strlen(text);
+	ssize_t	 n;
+	uint8_t	*o;
+
+	if (tlen > DNS_EDE_TEXT_MAX)
+		return (-1);
+	if ((n = build(q, 0, rcode, buf, bufsz)) == -1 || !q->edns)
+		return (n);
+	if (bufsz - n < DNS_EDE_LEN(tlen))
+		return (-1);
+	o = buf + n;
+	dns_put16(o - 2, DNS_EDE_LEN(tlen));	/* the OPT's rdlen */
+	dns_put16(o, DNS_EDNS_EDE);
+	dns_put16(o + 2, 2 + tlen);
+	dns_put16(o + 4, info);
+	memcpy(o + 6, text, tlen);
+	return (n + DNS_EDE_LEN(tlen));
+}
+
+/*
  * An empty answer with TC set, for when the real one is larger than
  * the client takes over UDP: a stub asks again over TCP.
  */

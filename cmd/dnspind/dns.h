@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addrclass.h"
 #include "conf.h"
 
 #define DNS_HDR_LEN		12
@@ -25,6 +26,9 @@
 #define DNS_ADDRS_MAX		64	/* addresses kept from an answer */
 #define DNS_EDNS_UDP		1232	/* what our own answers advertise */
 #define DNS_OPT_LEN		11	/* an OPT record without options */
+#define DNS_EDE_TEXT_MAX	64	/* EXTRA-TEXT of our own EDE */
+#define DNS_EDE_LEN(t)		(4 + 2 + (t))	/* the option, text t long */
+#define DNS_TTL_MAX		0x7fffffff	/* RFC 2181 8 */
 
 #define DNS_T_A			1
 #define DNS_T_CNAME		5
@@ -48,6 +52,8 @@
 #define DNS_F_RA		0x0080
 #define DNS_F_RCODE		0x000f
 #define DNS_EDNS_DO		0x8000
+#define DNS_EDNS_EDE		15	/* RFC 8914 option code */
+#define DNS_EDE_BLOCKED		15	/* RFC 8914 info-code "Blocked" */
 
 /* Why a message was rejected; dns_strerror() says it in words. */
 enum dns_err {
@@ -100,6 +106,7 @@ struct dns_addr {
 		struct in6_addr	 v6;
 	}		 a;
 	uint32_t	 ttl;		/* seconds, at most 2^31 - 1 */
+	const struct addrclass_range *blocked;	/* why not pinned */
 };
 
 /* What the upstream answered to a query, as dns_answer_parse() found it. */
@@ -110,7 +117,18 @@ struct dns_answer {
 	size_t		 ncname;	/* names reached through CNAMEs */
 	size_t		 naddrs;
 	size_t		 ndropped;	/* addresses past DNS_ADDRS_MAX */
+	size_t		 nother;	/* A, AAAA of names off the chain */
 	struct dns_addr	 addrs[DNS_ADDRS_MAX];
+	/* Special-purpose addresses no allow cidr holds: never pinned. */
+	size_t		 nblocked;
+	size_t		 nblocked_past;	/* past DNS_ADDRS_MAX of them */
+	struct dns_addr	 blocked[DNS_ADDRS_MAX];
+};
+
+/* The policy's allow cidr prefixes: what of special ground it opens. */
+struct dns_allow {
+	const struct conf_prefix *cidrs;
+	size_t		 n;
 };
 
 struct dns_port {
@@ -126,6 +144,8 @@ size_t		 dns_query_udp_max(const struct dns_query *);
 ssize_t		 dns_build_rcode(const struct dns_query *, unsigned int,
 		    uint8_t *, size_t);
 ssize_t		 dns_build_tc(const struct dns_query *, uint8_t *, size_t);
+ssize_t		 dns_build_ede(const struct dns_query *, unsigned int,
+		    uint16_t, const char *, uint8_t *, size_t);
 ssize_t		 dns_build_error(const uint8_t *, size_t, unsigned int,
 		    uint8_t *, size_t);
 int		 dns_get_id(const uint8_t *, size_t);
@@ -133,7 +153,9 @@ int		 dns_set_id(uint8_t *, size_t, uint16_t);
 
 /* dns_answer.c */
 int		 dns_answer_parse(const uint8_t *, size_t,
-		    const struct dns_query *, struct dns_answer *);
+		    const struct dns_query *, const struct dns_allow *,
+		    struct dns_answer *);
+int		 dns_answer_ttl_cap(uint8_t *, size_t, uint32_t);
 ssize_t		 dns_answer_trim(const uint8_t *, size_t,
 		    const struct dns_query *, const struct dns_answer *,
 		    uint8_t *, size_t);
@@ -168,6 +190,13 @@ dns_put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
 	p[1] = v & 0xff;
+}
+
+static inline void
+dns_put32(uint8_t *p, uint32_t v)
+{
+	dns_put16(p, v >> 16);
+	dns_put16(p + 2, v & 0xffff);
 }
 
 #endif

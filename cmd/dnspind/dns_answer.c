@@ -4,7 +4,9 @@
  * question's name or by a name that a CNAME in the same answer section
  * leads to from it.  Records for any other owner are ignored, whatever
  * the upstream put there: pinning them would open addresses for names
- * the policy never listed.
+ * the policy never listed.  Of those, an address in a special-purpose
+ * range (lib/addrclass.c) that no allow cidr of the policy holds is
+ * kept apart as blocked: never pinned, cut from what the sandbox gets.
  *
  * The answer section is read twice: once to check every record and
  * learn the CNAMEs, once to take the addresses.  The authority and
@@ -181,24 +183,50 @@ chain_build(const char *qname, const struct cname *cn, size_t ncn,
 	return (DNS_OK);
 }
 
-/* Keep an address once, with the longest TTL it came with. */
+/* addr in list (n of them) already?  Then it keeps the longer TTL. */
+static int
+answer_seen(struct dns_addr *list, size_t n, const struct dns_addr *d)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (list[i].af == d->af &&
+		    memcmp(&list[i].a, &d->a, sizeof(d->a)) == 0) {
+			if (d->ttl > list[i].ttl)
+				list[i].ttl = d->ttl;
+			return (1);
+		}
+	return (0);
+}
+
+/*
+ * Keep an address once, with the longest TTL it came with: among those
+ * to pin, or among the blocked if it is special-purpose ground that no
+ * allow cidr of the policy holds.
+ */
 static void
-answer_add(struct dns_answer *a, const uint8_t *pkt, const struct rr *rr)
+answer_add(struct dns_answer *a, const uint8_t *pkt, const struct rr *rr,
+    const struct dns_allow *allow)
 {
 	struct dns_addr	 d;
-	size_t		 i;
 
 	memset(&d, 0, sizeof(d));
 	d.af = rr->type == DNS_T_A ? AF_INET : AF_INET6;
 	memcpy(&d.a, pkt + rr->rdoff, rr->rdlen);
 	d.ttl = rr->ttl;
-	for (i = 0; i < a->naddrs; i++)
-		if (a->addrs[i].af == d.af &&
-		    memcmp(&a->addrs[i].a, &d.a, sizeof(d.a)) == 0) {
-			if (d.ttl > a->addrs[i].ttl)
-				a->addrs[i].ttl = d.ttl;
+	d.blocked = addrclass_blocked(d.af, &d.a, allow ? allow->cidrs : NULL,
+	    allow ? allow->n : 0);
+	if (d.blocked != NULL) {
+		if (answer_seen(a->blocked, a->nblocked, &d))
 			return;
-		}
+		if (a->nblocked == DNS_ADDRS_MAX)
+			a->nblocked_past++;
+		else
+			a->blocked[a->nblocked++] = d;
+		return;
+	}
+	if (answer_seen(a->addrs, a->naddrs, &d))
+		return;
 	if (a->naddrs == DNS_ADDRS_MAX)
 		a->ndropped++;
 	else
@@ -208,7 +236,8 @@ answer_add(struct dns_answer *a, const uint8_t *pkt, const struct rr *rr)
 /* Second pass: the addresses of the chain's names. */
 static void
 answer_collect(const uint8_t *pkt, size_t len, size_t off, size_t nrr,
-    const struct chain *c, struct dns_answer *a)
+    const struct chain *c, const struct dns_allow *allow,
+    struct dns_answer *a)
 {
 	struct rr	 rr;
 	size_t		 i;
@@ -220,17 +249,21 @@ answer_collect(const uint8_t *pkt, size_t len, size_t off, size_t nrr,
 		    (rr.type != DNS_T_A && rr.type != DNS_T_AAAA))
 			continue;
 		if (rr.owner_ok && chain_has(c, rr.owner))
-			answer_add(a, pkt, &rr);
+			answer_add(a, pkt, &rr, allow);
+		else
+			a->nother++;
 	}
 }
 
 /*
  * The upstream's answer to q (the id is not compared: the caller finds
- * the query by it).  Addresses are taken only with rcode NOERROR.
+ * the query by it).  Addresses are taken only with rcode NOERROR; those
+ * in a special-purpose range (addrclass.c) go to the blocked, unless
+ * one of allow's prefixes (NULL: none) holds them.
  */
 int
 dns_answer_parse(const uint8_t *pkt, size_t len, const struct dns_query *q,
-    struct dns_answer *a)
+    const struct dns_allow *allow, struct dns_answer *a)
 {
 	struct cname	 cn[DNS_CNAMES_MAX];
 	struct chain	 c;
@@ -261,7 +294,7 @@ dns_answer_parse(const uint8_t *pkt, size_t len, const struct dns_query *q,
 		return (rc);
 	a->ncname = c.n - 1;
 	if (a->rcode == DNS_R_NOERROR)
-		answer_collect(pkt, len, off, nrr, &c, a);
+		answer_collect(pkt, len, off, nrr, &c, allow, a);
 	return (DNS_OK);
 }
 
@@ -332,8 +365,8 @@ trim_put(const uint8_t *pkt, size_t len, size_t off, const struct rr *rr,
 
 /*
  * The upstream's answer to q cut down to the addresses dns_answer_parse()
- * kept in a, for when it had more than DNS_ADDRS_MAX: what the sandbox
- * is told is what was pinned.  The header's flags, the client's
+ * kept in a, for when it had more than DNS_ADDRS_MAX or blocked some:
+ * what the sandbox is told is what was pinned.  The header's flags, the client's
  * question, the answer section less the addresses past those and the
  * records that cannot be moved, no authority or additional records, and
  * an OPT if the query had one.  The length, or -1 if it does not fit.
@@ -384,4 +417,53 @@ dns_answer_trim(const uint8_t *pkt, size_t len, const struct dns_query *q,
 		n += DNS_OPT_LEN;
 	}
 	return (n);
+}
+
+/*
+ * Every TTL of the answer's records held to max, in place: the sandbox
+ * caches an address no longer than its pin lasts.  The answer section,
+ * which dns_answer_parse() checked, must be whole (what came of it with
+ * TC set); the authority and additional sections are capped as far as
+ * they read, the OPT record's TTL (its flags) left alone.  -1 if the
+ * answer section cannot be read.
+ */
+int
+dns_answer_ttl_cap(uint8_t *pkt, size_t len, uint32_t max)
+{
+	struct rr	 rr;
+	size_t		 off = DNS_HDR_LEN, nrr, i;
+	uint32_t	 ttl;
+	int		 sec, rc;
+
+	if (len < DNS_HDR_LEN)
+		return (-1);
+	for (i = dns_get16(pkt + 4); i > 0; i--) {
+		rc = dns_name_get(pkt, len, &off, 0, rr.owner);
+		if ((rc != DNS_OK && rc != DNS_E_NAME_CHAR) || len - off < 4)
+			return (-1);
+		off += 4;
+	}
+	for (sec = 0; sec < 3; sec++) {
+		nrr = dns_get16(pkt + 6 + 2 * sec);
+		for (i = 0; i < nrr; i++) {
+			rc = rr_get(pkt, len, &off, &rr);
+			if (rc != DNS_OK && rc != DNS_E_RDLEN) {
+				/* Cut short under TC, or past what was read. */
+				if (sec == 0 &&
+				    !(dns_get16(pkt + 2) & DNS_F_TC))
+					return (-1);
+				return (0);
+			}
+			if (rr.type == DNS_T_OPT)
+				continue;
+			/* rr_get read the TTL 6 bytes before the rdata. */
+			ttl = dns_get32(pkt + rr.rdoff - 6);
+			if (ttl > DNS_TTL_MAX)
+				ttl = 0;
+			if (ttl > max)
+				ttl = max;
+			dns_put32(pkt + rr.rdoff - 6, ttl);
+		}
+	}
+	return (0);
 }

@@ -5,6 +5,10 @@
  * sandbox's pin sets through netd, and only then to the sandbox.  An
  * unknown source or an unlisted name is REFUSED here and never leaves;
  * an answer whose pins netd did not take is not released (SERVFAIL).
+ * Addresses of special-purpose ground (addrclass.c) that no allow cidr
+ * of the policy holds are never pinned: they are cut from the answer,
+ * and an answer left with none is REFUSED.  No pin, and no TTL the
+ * sandbox is told, outlasts pin-ceiling.
  */
 #include <sys/socket.h>
 #include <sys/queue.h>
@@ -31,6 +35,7 @@ struct query {
 	RB_ENTRY(query)		 by_token;	/* netd's acks find it */
 	uint64_t		 token;
 	char			 sandbox[SBX_ID_SIZE];
+	char			 policy[CONF_NAME_SIZE];
 	struct dns_query	 q;
 	uint8_t			*raw;		/* as the client sent it */
 	size_t			 rawlen;
@@ -129,6 +134,23 @@ query_fail(struct query *qr, unsigned int rcode)
 	ssize_t	 n;
 
 	if ((n = dns_build_rcode(&qr->q, rcode, buf, sizeof(buf))) > 0)
+		query_send(qr, buf, n);
+	query_free(qr);
+}
+
+/*
+ * REFUSED with an Extended DNS Error saying why, to a query with EDNS;
+ * a plain REFUSED to one without.
+ */
+static void
+query_refuse_ede(struct query *qr, uint16_t info, const char *text)
+{
+	uint8_t	 buf[DNS_QUERY_MAX + DNS_OPT_LEN +
+		    DNS_EDE_LEN(DNS_EDE_TEXT_MAX)];
+	ssize_t	 n;
+
+	if ((n = dns_build_ede(&qr->q, DNS_R_REFUSED, info, text, buf,
+	    sizeof(buf))) > 0)
 		query_send(qr, buf, n);
 	query_free(qr);
 }
@@ -296,12 +318,48 @@ query_audit_pin(struct query *qr, const struct dns_pin *p)
 	audit_log("dns.pin", qr->sandbox, qr->q.name, d);
 }
 
+/*
+ * How long a pin of an address the answer gave ttl seconds lasts: at
+ * least pin-floor, so that a connect made at once finds it; never past
+ * pin-ceiling, which bounds how long a name's old address stays open
+ * (the ceiling wins over a floor set above it).
+ */
+static uint32_t
+pin_ttl(uint32_t ttl)
+{
+	const struct conf_global_msg	*g = &dnspind_conf->global;
+
+	if (ttl < g->pin_floor)
+		ttl = g->pin_floor;
+	if (ttl > g->pin_ceiling)
+		ttl = g->pin_ceiling;
+	return (ttl);
+}
+
+/*
+ * The longest TTL the sandbox may be told in an answer: the shortest of
+ * its pins, so that no record, a CNAME neither, is cached past a pin
+ * of the answer; pin-ceiling for an answer with none.
+ */
+static uint32_t
+answer_ttl_max(const struct query *qr, const struct dns_answer *a)
+{
+	uint32_t	 max = dnspind_conf->global.pin_ceiling, t;
+	size_t		 i;
+
+	if (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)
+		return (max);
+	for (i = 0; i < a->naddrs; i++)
+		if ((t = pin_ttl(a->addrs[i].ttl)) < max)
+			max = t;
+	return (max);
+}
+
 /* The pins one answer asks for, queued: every address, every port. */
 static size_t
 query_pins(struct query *qr, const struct dns_answer *a)
 {
 	struct dns_pin	 p;
-	uint32_t	 floor = dnspind_conf->global.pin_floor;
 	size_t		 i, j, n = 0;
 
 	for (i = 0; i < a->naddrs; i++)
@@ -310,8 +368,7 @@ query_pins(struct query *qr, const struct dns_answer *a)
 			p.af = a->addrs[i].af;
 			p.proto = qr->ports[j].proto;
 			p.port = qr->ports[j].port;
-			p.ttl = a->addrs[i].ttl > floor ? a->addrs[i].ttl :
-			    floor;
+			p.ttl = pin_ttl(a->addrs[i].ttl);
 			memcpy(p.addr, &a->addrs[i].a, p.af == AF_INET ? 4 :
 			    16);
 			query_audit_pin(qr, &p);
@@ -322,40 +379,88 @@ query_pins(struct query *qr, const struct dns_answer *a)
 }
 
 /*
- * Keep the answer while its pins go in.  One with more addresses than
- * are pinned (DNS_ADDRS_MAX) is cut down to those: a sandbox is told
- * only addresses it can reach, and one answer's pins stay bounded.
+ * Keep the answer while its pins go in.  One with addresses that are
+ * not pinned (past DNS_ADDRS_MAX, blocked, or of a name off the chain)
+ * is cut down to those that are: a sandbox is told only addresses it
+ * can reach, and one answer's pins stay bounded.  Every TTL in it is
+ * held to ttl_max, in place: should a hostile upstream's pointer make a
+ * name of the bytes of a TTL, the name may change, but never an
+ * address, and each address in the answer section is pinned.
  */
 static int
 query_keep(struct query *qr, const uint8_t *pkt, size_t n,
-    const struct dns_answer *a)
+    const struct dns_answer *a, uint32_t ttl_max)
 {
 	static uint8_t	 cut[DNS_MSG_MAX];
 	ssize_t		 t;
 
-	if (a->ndropped == 0 ||
+	if ((a->ndropped == 0 && a->nblocked == 0 && a->nother == 0) ||
 	    (qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA)) {
-		if ((qr->ans = malloc(n)) == NULL)
-			fatal("%s", __func__);
-		memcpy(qr->ans, pkt, n);
-		qr->anslen = n;
-		return (0);
-	}
-	if ((t = dns_answer_trim(pkt, n, &qr->q, a, cut, sizeof(cut))) ==
-	    -1) {
+		memcpy(cut, pkt, n);
+		t = n;
+	} else if ((t = dns_answer_trim(pkt, n, &qr->q, a, cut,
+	    sizeof(cut))) == -1) {
 		log_warnx("%s: sandbox %s: %s: cannot cut the answer down "
-		    "to %d addresses", __func__, qr->sandbox, qr->q.name,
-		    DNS_ADDRS_MAX);
+		    "to the %zu addresses pinned", __func__, qr->sandbox,
+		    qr->q.name, a->naddrs);
+		return (-1);
+	} else if (a->ndropped > 0)
+		log_info("%s: sandbox %s: %s: %zu addresses past the first "
+		    "%d left out of the answer", __func__, qr->sandbox,
+		    qr->q.name, a->ndropped, DNS_ADDRS_MAX);
+	if (dns_answer_ttl_cap(cut, t, ttl_max) == -1) {
+		log_warnx("%s: sandbox %s: %s: cannot cap the answer's TTLs",
+		    __func__, qr->sandbox, qr->q.name);
 		return (-1);
 	}
-	log_info("%s: sandbox %s: %s: %zu addresses past the first %d "
-	    "left out of the answer", __func__, qr->sandbox, qr->q.name,
-	    a->ndropped, DNS_ADDRS_MAX);
 	if ((qr->ans = malloc(t)) == NULL)
 		fatal("%s", __func__);
 	memcpy(qr->ans, cut, t);
 	qr->anslen = t;
 	return (0);
+}
+
+/* The policy's allow cidr prefixes, for the answer parser's filter. */
+static void
+query_allow(const struct query *qr, struct dns_allow *allow)
+{
+	static struct conf_prefix	*cidrs;
+	static size_t			 cap;
+	struct conf_net_rule		*r;
+	size_t				 n = 0;
+
+	TAILQ_FOREACH(r, &dnspind_conf->net_rules, entry) {
+		if (r->m.type != NET_RULE_CIDR ||
+		    strcmp(r->m.policy, qr->policy) != 0)
+			continue;
+		if (n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			if ((cidrs = reallocarray(cidrs, cap,
+			    sizeof(*cidrs))) == NULL)
+				fatal("%s", __func__);
+		}
+		cidrs[n++] = r->m.prefix;
+	}
+	allow->cidrs = cidrs;
+	allow->n = n;
+}
+
+/* One audit line for each address of the answer that was not pinned. */
+static void
+query_audit_blocked(struct query *qr, const struct dns_answer *a)
+{
+	char	 s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN + 64];
+	size_t	 i;
+
+	for (i = 0; i < a->nblocked; i++) {
+		inet_ntop(a->blocked[i].af, &a->blocked[i].a, s, sizeof(s));
+		snprintf(d, sizeof(d), "%s %s", s, a->blocked[i].blocked->name);
+		audit_log("dns.blocked-answer", qr->sandbox, qr->q.name, d);
+	}
+	if (a->nblocked_past > 0) {
+		snprintf(d, sizeof(d), "%zu more", a->nblocked_past);
+		audit_log("dns.blocked-answer", qr->sandbox, qr->q.name, d);
+	}
 }
 
 /*
@@ -368,14 +473,17 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 {
 	struct query		*qr = arg;
 	struct dns_answer	 a;
+	struct dns_allow	 allow;
 	int			 e;
 
 	if (pkt == NULL)
 		e = -1;
 	else if (dns_get_id(pkt, n) != qr->upid)
 		e = DNS_E_MISMATCH;
-	else
-		e = dns_answer_parse(pkt, n, &qr->q, &a);
+	else {
+		query_allow(qr, &allow);
+		e = dns_answer_parse(pkt, n, &qr->q, &allow, &a);
+	}
 	if (e != DNS_OK) {
 		if (pkt != NULL)
 			log_debug("%s: %s: %s", __func__, qr->q.name,
@@ -397,7 +505,16 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 		resolve_upstream(qr);
 		return;
 	}
-	if (query_keep(qr, pkt, n, &a) == -1) {
+	if (qr->q.qtype == DNS_T_A || qr->q.qtype == DNS_T_AAAA) {
+		if (a.nblocked > 0)
+			query_audit_blocked(qr, &a);
+		if (a.naddrs == 0 && a.nblocked > 0) {
+			query_refuse_ede(qr, DNS_EDE_BLOCKED,
+			    a.blocked[0].blocked->name);
+			return;
+		}
+	}
+	if (query_keep(qr, pkt, n, &a, answer_ttl_max(qr, &a)) == -1) {
 		query_fail(qr, DNS_R_SERVFAIL);
 		return;
 	}
@@ -646,6 +763,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	}
 	qr->token = ++next_token;
 	strlcpy(qr->sandbox, sb->m.id, sizeof(qr->sandbox));
+	strlcpy(qr->policy, sb->m.policy, sizeof(qr->policy));
 	qr->q = q;
 	memcpy(qr->raw, pkt, len);
 	qr->rawlen = len;

@@ -145,7 +145,7 @@ static char	*strpool(const char *);
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
-%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE
+%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -281,6 +281,11 @@ main		: SUBNET STRING {
 		}
 		| PINFLOOR time {
 			if (secs(&gbegin()->pin_floor, $2, "pin-floor") == 0)
+				gcommit();
+		}
+		| PINCEILING time {
+			if (secs(&gbegin()->pin_ceiling, $2,
+			    "pin-ceiling") == 0)
 				gcommit();
 		}
 		| UPLINK string {
@@ -620,6 +625,7 @@ static const struct keywords keywords[] = {
 	{ "per",		PER },
 	{ "permit",		PERMIT },
 	{ "pids",		PIDS },
+	{ "pin-ceiling",	PINCEILING },
 	{ "pin-floor",		PINFLOOR },
 	{ "policy",		POLICY },
 	{ "port",		PORT },
@@ -2011,6 +2017,10 @@ parse_config(const char *filename, int flags)
 		errors++;
 	}
 	services_check(c, filename);
+	if (errors == 0 && c->global.pin_floor > c->global.pin_ceiling)
+		log_warnx("%s: pin-floor %us is above pin-ceiling %us: pins "
+		    "last %us at most", filename, c->global.pin_floor,
+		    c->global.pin_ceiling, c->global.pin_ceiling);
 	conf = NULL;
 	if (errors != 0) {
 		conf_free(c);

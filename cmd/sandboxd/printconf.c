@@ -123,6 +123,7 @@ print_global_net(struct sandboxd_conf *conf)
 	printf("upstream timeout %s\n",
 	    fmt_ms(g->upstream_timeout_ms, b, sizeof(b)));
 	printf("pin-floor %s\n", fmt_secs(g->pin_floor, b, sizeof(b)));
+	printf("pin-ceiling %s\n", fmt_secs(g->pin_ceiling, b, sizeof(b)));
 	if (g->uplink[0] != '\0')
 		print_kv("", "uplink", g->uplink);
 	print_kv("", "interface-prefix", g->ifprefix);

@@ -134,15 +134,16 @@ topo() {
 	ip -n "$D" route add $UP/32 via 192.0.3.2
 }
 
-# The names, every one its own address in 100.64.0.0/10, and the
+# The names, every one its own address in 44.64.0.0/10 (public: dnspind
+# never pins special-purpose ground, such as 100.64.0.0/10), and the
 # query files.
 names() {
 	awk -v n=$((NEWN + LATN)) 'BEGIN {
 		for (i = 0; i < n; i++)
-			printf "100.%d.%d.%d n%d.bench.test\n",
+			printf "44.%d.%d.%d n%d.bench.test\n",
 			    64 + int(i / 65536), int(i / 256) % 256, i % 256, i
 		for (i = 0; i < 1000; i++)
-			printf "100.127.%d.%d r%d.bench.test\n",
+			printf "44.127.%d.%d r%d.bench.test\n",
 			    int(i / 256), i % 256, i
 	}' > "$T/hosts"
 	awk '$2 ~ /^r/ { print $2, "A" }' "$T/hosts" > "$T/q.rep"

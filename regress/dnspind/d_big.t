@@ -34,9 +34,9 @@ for a in $UP $UP2; do
 	ip -n $P addr add $a/32 dev lo
 	ip -n $H route add $a/32 via $PEERLINK
 done
-# bigK.test is 10.78.x.y: the peer takes the whole /16 as its own.
-ip -n $P route add local 10.78.0.0/16 dev lo
-ip -n $H route add 10.78.0.0/16 via $PEERLINK
+# bigK.test is 44.78.x.y, public: the peer takes the whole /16 as its own.
+ip -n $P route add local 44.78.0.0/16 dev lo
+ip -n $H route add 44.78.0.0/16 via $PEERLINK
 (ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP \
     "small.test=$PUB1,-,300" fail.test=silent > "$T/stub.log" 2>&1 &)
 (ip netns exec $P python3 "$ROOT/regress/dnspind/stubdns.py" $UP2 \
@@ -151,26 +151,26 @@ check "and was not forwarded" \
 
 # glibc's own resolver: TC, then TCP, and the answer's addresses work.
 out=$(ctl run -p big -- python3 -c "$LASTPY" big31.test 2>&1)
-is "$out" "31 10.78.0.31 ok" \
+is "$out" "31 44.78.0.31 ok" \
     "a program resolves 31 addresses (TC, then TCP) and reaches the last"
 
 # More than 64 addresses: the answer is cut down to the 64 pinned, so
 # that a program is told only addresses it can reach.
 out=$(ctl run -p big -- python3 -c "$LASTPY" big100.test 2>&1)
-is "$out" "64 10.78.0.64 ok" \
+is "$out" "64 44.78.0.64 ok" \
     "100 addresses upstream: a program is told 64 and reaches the last"
-sprobe x big "tcp 10.78.0.70 80"
+sprobe x big "tcp 44.78.0.70 80"
 probe_wait
-expect x "tcp 10.78.0.70 80" timeout \
+expect x "tcp 44.78.0.70 80" timeout \
     "an address past the 64, which the sandbox was not told, is dropped"
 check "the cut is logged" grep -q 'big100.test: 36 addresses past the first 64 left out' "$LOG"
 
 # 60 addresses on 5 ports: 300 pins, more than one request carries.
 out=$(ctl run -p big -- sh -c "python3 -c '$LASTPY' big60.test &&
     python3 -c '$(printf '%s' "$PROBE_PY" | sed "s/'/'\\\\''/g")' \
-    'tcp 10.78.0.60 443' 'tcp 10.78.0.1 81' 'tcp 10.78.0.30 82'" 2>&1)
+    'tcp 44.78.0.60 443' 'tcp 44.78.0.1 81' 'tcp 44.78.0.30 82'" 2>&1)
 is "$(printf '%s\n' "$out" | tr '\n' ' ')" \
-    "60 10.78.0.60 ok tcp 10.78.0.60 443 ok tcp 10.78.0.1 81 ok tcp 10.78.0.30 82 ok " \
+    "60 44.78.0.60 ok tcp 44.78.0.60 443 ok tcp 44.78.0.1 81 ok tcp 44.78.0.30 82 ok " \
     "an answer of 300 pins, over two requests to netd: every one is in"
 check "the two requests: 256 pins and 44" \
     sh -c "grep -q 'pin_send: 1 answers, 256 pins' '$LOG' &&

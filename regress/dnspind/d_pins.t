@@ -56,7 +56,7 @@ print("seconds %.1f" % (time.monotonic() - t))
 s = socket.socket()
 s.settimeout(1)
 try:
-    s.connect(("10.77.9.9", 80))
+    s.connect(("44.77.9.9", 80))
     print("unasked ok")
 except socket.timeout:
     print("unasked timeout")

@@ -218,7 +218,7 @@ static struct dns_query	 WQ;
 static int
 answer(const struct pkt *p, struct dns_answer *a)
 {
-	return (dns_answer_parse(p->b, p->n, &WQ, a));
+	return (dns_answer_parse(p->b, p->n, &WQ, NULL, a));
 }
 
 static int
@@ -844,9 +844,9 @@ test_answer_malformed(void)
 	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 3);
 	rr_a(&R, NULL, 300, "192.0.2.1");
 	is(answer(&R, &a), DNS_E_NAME_TRUNC, "ANCOUNT 3 with one record");
-	is(dns_answer_parse(R.b, DNS_MSG_MAX + 1, &WQ, &a), DNS_E_SIZE,
+	is(dns_answer_parse(R.b, DNS_MSG_MAX + 1, &WQ, NULL, &a), DNS_E_SIZE,
 	    "65536 bytes");
-	is(dns_answer_parse(R.b, 5, &WQ, &a), DNS_E_SHORT, "5 bytes");
+	is(dns_answer_parse(R.b, 5, &WQ, NULL, &a), DNS_E_SHORT, "5 bytes");
 }
 
 static void
@@ -932,7 +932,7 @@ test_build(void)
 	for (i = 0; i < 3; i++) {
 		n = dns_build_rcode(&q, rcodes[i], out, sizeof(out));
 		ok(n == (ssize_t)P.n &&
-		    dns_answer_parse(out, n, &q, &a) == DNS_OK &&
+		    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK &&
 		    a.id == 0xbeef && a.rcode == rcodes[i] && a.naddrs == 0,
 		    "rcode %d built and parsed back", rcodes[i]);
 	}
@@ -952,7 +952,7 @@ test_build(void)
 	is(query(&P, &q), DNS_OK, "a query with EDNS0, DO and an option");
 	n = dns_build_rcode(&q, DNS_R_REFUSED, out, sizeof(out));
 	ok(n == DNS_HDR_LEN + q.qlen + DNS_OPT_LEN &&
-	    dns_answer_parse(out, n, &q, &a) == DNS_OK &&
+	    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK &&
 	    a.rcode == DNS_R_REFUSED && a.id == 9,
 	    "REFUSED with an OPT, parsed back");
 	ok(dns_get16(out + 10) == 1 && out[n - 11] == 0 &&
@@ -968,7 +968,7 @@ test_build(void)
 	    "-1 when it does not fit");
 	n = dns_build_tc(&q, out, sizeof(out));
 	ok(n == DNS_HDR_LEN + q.qlen + DNS_OPT_LEN &&
-	    dns_answer_parse(out, n, &q, &a) == DNS_OK && a.tc &&
+	    dns_answer_parse(out, n, &q, NULL, &a) == DNS_OK && a.tc &&
 	    a.rcode == DNS_R_NOERROR && dns_get16(out + 6) == 0,
 	    "an empty TC answer, parsed back");
 	mkquery(&P, 9, "x.example.com", DNS_T_A, 0);
@@ -1062,7 +1062,7 @@ test_mutate(void)
 			    sizeof(out)) <= 0)
 				bad++;
 		}
-		if (dns_answer_parse(m, n, &WQ, &a) == DNS_OK &&
+		if (dns_answer_parse(m, n, &WQ, NULL, &a) == DNS_OK &&
 		    a.naddrs > DNS_ADDRS_MAX)
 			bad++;
 		dns_build_error(m, n, DNS_R_FORMERR, out, sizeof(out));
@@ -1115,7 +1115,7 @@ test_answer_trim(void)
 	    "64 kept, 6 dropped");
 	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
 	ok(n > 0 && n < (ssize_t)R.n + 73 * 14, "cut down: %zd bytes", n);
-	ok(n > 0 && dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	ok(n > 0 && dns_answer_parse(out, n, &WQ, NULL, &t) == DNS_OK &&
 	    t.naddrs == DNS_ADDRS_MAX && t.ndropped == 0 && t.ncname == 1,
 	    "it parses, with the 64 and the CNAME and nothing dropped");
 	for (i = 0; i < a.naddrs; i++)
@@ -1137,7 +1137,7 @@ test_answer_trim(void)
 	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
 	ok(n > 0 && dns_get16(out + 10) == 1 &&
 	    dns_get16(out + n - 10) == DNS_T_OPT &&
-	    dns_answer_parse(out, n, &WQ, &t) == DNS_OK &&
+	    dns_answer_parse(out, n, &WQ, NULL, &t) == DNS_OK &&
 	    t.naddrs == DNS_ADDRS_MAX, "with EDNS0 asked, an OPT at the end");
 	WQ.edns = 0;
 	ok(dns_answer_trim(R.b, R.n, &WQ, &a, out, 600) == -1,
@@ -1146,6 +1146,290 @@ test_answer_trim(void)
 	R.b[tgt + 3] = tgt + 2;
 	ok(dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out)) == -1,
 	    "-1 for a message that does not parse");
+}
+
+/* The special-purpose ranges (lib/addrclass.c), at and past their edges. */
+static void
+test_addrclass(void)
+{
+	static const struct { const char *addr, *range; } t[] = {
+		{ "0.0.0.0", "this-network" }, { "0.255.255.255", "this-network" },
+		{ "1.0.0.0", NULL }, { "8.8.8.8", NULL },
+		{ "9.255.255.255", NULL }, { "10.0.0.0", "private" },
+		{ "10.255.255.255", "private" }, { "11.0.0.0", NULL },
+		{ "100.63.255.255", NULL }, { "100.64.0.0", "shared-cgnat" },
+		{ "100.127.255.255", "shared-cgnat" }, { "100.128.0.0", NULL },
+		{ "100.100.100.200", "cloud-metadata" },
+		{ "126.255.255.255", NULL }, { "127.0.0.1", "loopback" },
+		{ "127.255.255.255", "loopback" }, { "128.0.0.0", NULL },
+		{ "168.63.129.16", "cloud-metadata" }, { "168.63.129.17", NULL },
+		{ "169.253.255.255", NULL }, { "169.254.0.1", "link-local" },
+		{ "169.254.169.254", "cloud-metadata" },
+		{ "169.254.255.255", "link-local" }, { "169.255.0.0", NULL },
+		{ "172.15.255.255", NULL }, { "172.16.0.0", "private" },
+		{ "172.31.255.255", "private" }, { "172.32.0.0", NULL },
+		{ "192.0.0.9", "ietf-protocol" }, { "192.0.1.0", NULL },
+		{ "192.0.2.1", NULL }, { "192.88.99.1", "6to4-relay" },
+		{ "192.167.255.255", NULL }, { "192.168.0.0", "private" },
+		{ "192.168.255.255", "private" }, { "192.169.0.0", NULL },
+		{ "198.17.255.255", NULL }, { "198.18.0.0", "benchmarking" },
+		{ "198.19.255.255", "benchmarking" }, { "198.20.0.0", NULL },
+		{ "198.51.100.1", NULL }, { "203.0.113.1", NULL },
+		{ "223.255.255.255", NULL }, { "224.0.0.1", "multicast" },
+		{ "239.255.255.255", "multicast" }, { "240.0.0.1", "reserved" },
+		{ "255.255.255.255", "reserved" },
+		{ "::", "unspecified" }, { "::1", "loopback" },
+		{ "::2", "ipv4-compatible" }, { "::a00:5", "ipv4-compatible" },
+		{ "::ffff:8.8.8.8", "ipv4-mapped" },
+		{ "::ffff:10.0.0.5", "ipv4-mapped" },
+		{ "64:ff9b::808:808", NULL }, { "64:ff9b::a00:5", "nat64" },
+		{ "64:ff9b::7f00:1", "nat64" }, { "64:ff9b::a9fe:a9fe", "nat64" },
+		{ "64:ff9b:1::808:808", "nat64-local" },
+		{ "64:ff9b:2::1", NULL }, { "100::1", "discard-only" },
+		{ "100:0:0:1::1", NULL }, { "2001::1", "teredo" },
+		{ "2001:0:4136:e378:8000:63bf:3fff:fdd2", "teredo" },
+		{ "2001:1::1", NULL }, { "2001:2::1", "benchmarking" },
+		{ "2001:2:1::1", NULL }, { "2001:10::1", "orchid" },
+		{ "2001:1f:ffff::1", "orchid" }, { "2001:20::1", NULL },
+		{ "2001:db8::1", NULL }, { "2002:808:808::1", NULL },
+		{ "2002:a00:5::1", "6to4" }, { "2002:a9fe:a9fe::1", "6to4" },
+		{ "2002:c0a8:101::1", "6to4" }, { "2003::1", NULL },
+		{ "2606:4700::1111", NULL }, { "5f00::1", "srv6-sid" },
+		{ "fbff:ffff::1", NULL }, { "fc00::1", "unique-local" },
+		{ "fd00:ec2::254", "cloud-metadata" },
+		{ "fd00:ec2::255", "unique-local" },
+		{ "fdff:ffff::1", "unique-local" }, { "fe7f::1", NULL },
+		{ "fe80::1", "link-local" }, { "febf::1", "link-local" },
+		{ "fec0::1", "site-local" }, { "feff::1", "site-local" },
+		{ "ff02::1", "multicast" }, { "ffff::1", "multicast" },
+	};
+	const struct addrclass_range	*r;
+	uint8_t				 a[16];
+	size_t				 i;
+	int				 af;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		af = strchr(t[i].addr, ':') != NULL ? AF_INET6 : AF_INET;
+		if (inet_pton(af, t[i].addr, a) != 1)
+			abort();
+		r = addrclass_find(af, a);
+		ok(t[i].range == NULL ? r == NULL :
+		    r != NULL && strcmp(r->name, t[i].range) == 0,
+		    "%s: %s", t[i].addr, t[i].range ? t[i].range : "public");
+		if ((r == NULL) != (t[i].range == NULL) || (r != NULL &&
+		    strcmp(r->name, t[i].range) != 0))
+			printf("# got %s\n", r ? r->name : "public");
+	}
+}
+
+static struct conf_prefix
+mkprefix(const char *addr, int len)
+{
+	struct conf_prefix	 p;
+
+	memset(&p, 0, sizeof(p));
+	p.af = strchr(addr, ':') != NULL ? AF_INET6 : AF_INET;
+	p.len = len;
+	if (inet_pton(p.af, addr, &p.addr) != 1)
+		abort();
+	return (p);
+}
+
+static const char *
+blocked_by(const char *addr, const struct conf_prefix *allow, size_t n)
+{
+	const struct addrclass_range	*r;
+	uint8_t				 a[16];
+	int				 af;
+
+	af = strchr(addr, ':') != NULL ? AF_INET6 : AF_INET;
+	if (inet_pton(af, addr, a) != 1)
+		abort();
+	r = addrclass_blocked(af, a, allow, n);
+	return (r == NULL ? "open" : r->name);
+}
+
+/* An allow cidr opens the special ground it holds, and nothing else. */
+static void
+test_addrclass_allow(void)
+{
+	struct conf_prefix	 p[3];
+
+	p[0] = mkprefix("10.0.0.0", 8);
+	p[1] = mkprefix("fd00:9::", 64);
+	p[2] = mkprefix("0.0.0.0", 0);
+	ok(strcmp(blocked_by("10.0.0.5", p, 2), "open") == 0,
+	    "10.0.0.5 under allow cidr 10.0.0.0/8: open");
+	ok(strcmp(blocked_by("172.16.0.5", p, 2), "private") == 0,
+	    "172.16.0.5 under it: still private");
+	ok(strcmp(blocked_by("169.254.169.254", p, 2), "cloud-metadata") == 0,
+	    "169.254.169.254 under it: still metadata");
+	ok(strcmp(blocked_by("64:ff9b::a00:5", p, 2), "nat64") == 0,
+	    "the NAT64 form of 10.0.0.5: not an IPv4 cidr's");
+	ok(strcmp(blocked_by("::ffff:10.0.0.5", p, 2), "ipv4-mapped") == 0,
+	    "nor its mapped form");
+	ok(strcmp(blocked_by("fd00:9::5", p, 2), "open") == 0,
+	    "fd00:9::5 under allow cidr fd00:9::/64: open");
+	ok(strcmp(blocked_by("fd00:a::5", p, 2), "unique-local") == 0,
+	    "fd00:a::5 outside it: unique-local");
+	ok(strcmp(blocked_by("10.0.0.5", p + 1, 1), "private") == 0,
+	    "10.0.0.5 with only an IPv6 cidr: private");
+	ok(strcmp(blocked_by("169.254.169.254", p + 2, 1), "open") == 0,
+	    "allow cidr 0.0.0.0/0 holds all of IPv4, metadata too");
+	ok(strcmp(blocked_by("203.0.113.1", NULL, 0), "open") == 0,
+	    "a public address with no cidr: open");
+}
+
+static int
+has_blocked(const struct dns_answer *a, const char *s, const char *range)
+{
+	uint8_t	 b[16];
+	size_t	 i;
+	int	 af = strchr(s, ':') != NULL ? AF_INET6 : AF_INET;
+
+	if (inet_pton(af, s, b) != 1)
+		abort();
+	for (i = 0; i < a->nblocked; i++)
+		if (a->blocked[i].af == af &&
+		    memcmp(&a->blocked[i].a, b, af == AF_INET ? 4 : 16) == 0)
+			return (strcmp(a->blocked[i].blocked->name, range) == 0);
+	return (0);
+}
+
+/* Special-purpose addresses of an answer: blocked, not kept, cut out. */
+static void
+test_answer_blocked(void)
+{
+	struct dns_answer	 a, t;
+	struct conf_prefix	 p = mkprefix("10.0.0.0", 8);
+	struct dns_allow	 allow = { &p, 1 };
+	uint8_t			 out[DNS_MSG_MAX];
+	ssize_t			 n;
+
+	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 6);
+	rr_a(&R, NULL, 60, "10.0.0.5");
+	rr_a(&R, NULL, 300, "192.0.2.1");
+	rr_aaaa(&R, NULL, 30, "::1");
+	rr_a(&R, NULL, 90, "10.0.0.5");
+	rr_a(&R, NULL, 300, "169.254.169.254");
+	rr_a(&R, "evil.com", 300, "172.16.0.1");
+	is(answer(&R, &a), DNS_OK, "an answer of private ground");
+	ok(a.naddrs == 1 && has_addr(&a, "192.0.2.1", 300),
+	    "only the public address is kept");
+	ok(a.nblocked == 3 && has_blocked(&a, "10.0.0.5", "private") &&
+	    has_blocked(&a, "::1", "loopback") &&
+	    has_blocked(&a, "169.254.169.254", "cloud-metadata"),
+	    "10.0.0.5 (once), ::1 and 169.254.169.254 are blocked, named");
+	ok(a.blocked[0].ttl == 90, "a blocked address once, its longest TTL");
+	ok(a.nother == 1, "the A of a name off the chain is counted apart");
+	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
+	ok(n > 0 && dns_answer_parse(out, n, &WQ, NULL, &t) == DNS_OK &&
+	    t.naddrs == 1 && t.nblocked == 0 && t.nother == 0 &&
+	    dns_get16(out + 6) == 1, "cut down: the public A alone");
+	is(dns_answer_parse(R.b, R.n, &WQ, &allow, &a), DNS_OK,
+	    "the same under allow cidr 10.0.0.0/8");
+	ok(a.naddrs == 2 && has_addr(&a, "10.0.0.5", 90) && a.nblocked == 2,
+	    "10.0.0.5 is kept, ::1 and 169.254.169.254 still blocked");
+
+	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 3);
+	rr_cname(&R, NULL, 300, "a.cdn.net");
+	rr_cname(&R, "a.cdn.net", 300, "b.cdn.net");
+	rr_a(&R, "b.cdn.net", 20, "192.168.1.1");
+	is(answer(&R, &a), DNS_OK, "a CNAME chain to a private address");
+	ok(a.naddrs == 0 && a.nblocked == 1 && a.ncname == 2 &&
+	    has_blocked(&a, "192.168.1.1", "private"),
+	    "the chain is followed: its end is blocked, nothing kept");
+	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 3);
+	rr_cname(&R, NULL, 300, "a.cdn.net");
+	rr_a(&R, "a.cdn.net", 20, "198.51.100.7");
+	rr_aaaa(&R, "a.cdn.net", 20, "64:ff9b::a9fe:a9fe");
+	is(answer(&R, &a), DNS_OK, "a CNAME to a public A and a NAT64 AAAA");
+	n = dns_answer_trim(R.b, R.n, &WQ, &a, out, sizeof(out));
+	ok(a.naddrs == 1 && a.nblocked == 1 && n > 0 &&
+	    dns_get16(out + 6) == 2 && dns_answer_parse(out, n, &WQ, NULL,
+	    &t) == DNS_OK && t.ncname == 1 && t.naddrs == 1 &&
+	    has_addr(&t, "198.51.100.7", 20),
+	    "cut down: the CNAME stays, the NAT64 of metadata goes");
+}
+
+/* REFUSED with an Extended DNS Error, if the query had EDNS. */
+static void
+test_build_ede(void)
+{
+	struct dns_query	 q;
+	uint8_t			 out[1024];
+	char			 longtext[DNS_EDE_TEXT_MAX + 2];
+	ssize_t			 n;
+	size_t			 o;
+
+	mkquery(&P, 0x4242, "www.example.com", DNS_T_A, 1232);
+	if (query(&P, &q) != DNS_OK)
+		abort();
+	n = dns_build_ede(&q, DNS_R_REFUSED, DNS_EDE_BLOCKED, "private", out,
+	    sizeof(out));
+	o = DNS_HDR_LEN + q.qlen;
+	ok(n == (ssize_t)(o + DNS_OPT_LEN + 4 + 2 + 7) &&
+	    (out[3] & 15) == DNS_R_REFUSED && dns_get16(out + 10) == 1 &&
+	    dns_get16(out + o + 1) == DNS_T_OPT &&
+	    dns_get16(out + o + 9) == 4 + 2 + 7 &&
+	    dns_get16(out + o + 11) == DNS_EDNS_EDE &&
+	    dns_get16(out + o + 13) == 2 + 7 &&
+	    dns_get16(out + o + 15) == 15 &&
+	    memcmp(out + o + 17, "private", 7) == 0,
+	    "REFUSED, an OPT with EDE option 15, info-code 15, \"private\"");
+	memset(longtext, 'x', sizeof(longtext) - 1);
+	longtext[sizeof(longtext) - 1] = '\0';
+	ok(dns_build_ede(&q, DNS_R_REFUSED, 15, longtext, out,
+	    sizeof(out)) == -1, "a text over %d bytes: -1", DNS_EDE_TEXT_MAX);
+	ok(dns_build_ede(&q, DNS_R_REFUSED, 15, "private", out, o +
+	    DNS_OPT_LEN + 8) == -1, "-1 if it does not fit");
+	mkquery(&P, 0x4242, "www.example.com", DNS_T_A, 0);
+	if (query(&P, &q) != DNS_OK)
+		abort();
+	n = dns_build_ede(&q, DNS_R_REFUSED, 15, "private", out, sizeof(out));
+	ok(n == (ssize_t)(DNS_HDR_LEN + q.qlen) && dns_get16(out + 10) == 0 &&
+	    (out[3] & 15) == DNS_R_REFUSED,
+	    "to a query without EDNS: REFUSED, no OPT (RFC 6891 7)");
+}
+
+/* TTLs held to a ceiling in place; an OPT's flags are not a TTL. */
+static void
+test_ttl_cap(void)
+{
+	struct dns_answer	 a;
+	size_t			 optttl;
+
+	mkresp(&R, 1, 0, "www.example.com", DNS_T_A, 4);
+	set16(&R, 8, 1);
+	set16(&R, 10, 1);
+	rr_cname(&R, NULL, 86400, "a.cdn.net");
+	rr_a(&R, "a.cdn.net", 2000000000, "198.51.100.1");
+	rr_a(&R, "a.cdn.net", 0x80000001, "198.51.100.2");
+	rr_a(&R, "a.cdn.net", 10, "198.51.100.3");
+	putptr(&R, DNS_HDR_LEN);		/* authority: an NS */
+	rrhdr(&R, 2, 99999, 2);
+	putptr(&R, DNS_HDR_LEN);
+	optttl = R.n + 5;
+	opt(&R, 1232, 1, NULL, 0);
+	ok(dns_answer_ttl_cap(R.b, R.n, 3600) == 0, "capped at 3600");
+	is(answer(&R, &a), DNS_OK, "and it parses");
+	ok(has_addr(&a, "198.51.100.1", 3600) &&
+	    has_addr(&a, "198.51.100.2", 0) && has_addr(&a, "198.51.100.3", 10),
+	    "2000000000 to 3600, the top bit set to 0, 10 stays");
+	ok(dns_get32(R.b + DNS_HDR_LEN + WQ.qlen + 6) == 3600,
+	    "the CNAME's 86400 to 3600");
+	ok(dns_get32(R.b + optttl - 13) == 3600, "the authority NS's too");
+	ok(dns_get32(R.b + optttl) == DNS_EDNS_DO,
+	    "the OPT's TTL field (DO set) is left alone");
+	set16(&R, 2, DNS_F_QR | DNS_F_RD | DNS_F_RA);
+	set16(&R, 8, 0);
+	set16(&R, 10, 0);
+	R.n = DNS_HDR_LEN + WQ.qlen + 5;
+	ok(dns_answer_ttl_cap(R.b, R.n, 3600) == -1,
+	    "an answer section cut short: -1");
+	set16(&R, 2, DNS_F_QR | DNS_F_RD | DNS_F_RA | DNS_F_TC);
+	ok(dns_answer_ttl_cap(R.b, R.n, 3600) == 0,
+	    "unless TC says so: capped as far as it goes");
 }
 
 /* The audit line, as jansson's compact, key-sorted dump would have it. */
@@ -1207,7 +1491,12 @@ main(void)
 	test_answer_question();
 	test_answer_many();
 	test_answer_trim();
+	test_addrclass();
+	test_addrclass_allow();
+	test_answer_blocked();
 	test_build();
+	test_build_ede();
+	test_ttl_cap();
 	test_strerror();
 	test_audit();
 	test_mutate();

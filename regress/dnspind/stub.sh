@@ -15,8 +15,9 @@ stub_up() {
 	    { echo "Bail out! stub"; exit 1; }
 }
 
-# stub_many: nK.many.test is 10.77.x.y; the peer owns the whole /16.
+# stub_many: nK.many.test is 44.77.x.y, a public /16 (answers of private
+# ground are never pinned); the peer owns the whole of it.
 stub_many() {
-	ip -n $P route add local 10.77.0.0/16 dev lo
-	ip -n $H route add 10.77.0.0/16 via $PEERLINK
+	ip -n $P route add local 44.77.0.0/16 dev lo
+	ip -n $H route add 44.77.0.0/16 via $PEERLINK
 }

@@ -2,11 +2,11 @@
 # UDP and TCP, answering A and AAAA for the names given (the same
 # address for several names is the point), NXDOMAIN for the rest.
 # Besides the table, a few families of names of its own:
-#   nK.many.test	A 10.77.K/200.K%200+1, TTL 300 (K < 40000): a
+#   nK.many.test	A 44.77.K/200.K%200+1, TTL 300 (K < 40000): a
 #			distinct address for each of many names
 #   nK.burst.test	the same, but answered 20 at a time (or after
 #			0.2s without a query), so that they arrive together
-#   bigK.test		K A records 10.78.I/250.I%250+1, TTL 300: over
+#   bigK.test		K A records 44.78.I/250.I%250+1, TTL 300: over
 #			UDP, with TC set and no records if they do not fit
 #			what the query allows (512, or its EDNS0 size)
 #   KIND.junk.test	a broken answer, over UDP and TCP alike: trunc
@@ -18,6 +18,9 @@
 #			length longer than what follows, then close),
 #			otherport (over UDP, the right answer, but from
 #			another source port than 53)
+# V4 and V6 may each be several addresses joined by "+", "-" for none.
+# NAME=@TARGET,TTL: a CNAME to TARGET (with that TTL), followed by what
+# the table says of TARGET, each record under its own name.
 # NAME=silent: a name never answered (over TCP, the connection closed).
 # Logs "q NAME TYPE udp|tcp" for each query it gets, and before it, for
 # one over UDP, "from PORT": the port it came from.
@@ -25,14 +28,46 @@ import os, select, socket, struct, sys, threading
 
 addr = sys.argv[1]
 table = {}
+cnames = {}
 silent = set()
 for a in sys.argv[2:]:
     name, _, v = a.partition("=")
     if v == "silent":
         silent.add(name.lower())
         continue
+    if v.startswith("@"):
+        target, ttl = v[1:].split(",")
+        cnames[name.lower()] = (target.lower(), int(ttl))
+        continue
     v4, v6, ttl = v.split(",")
     table[name.lower()] = (v4, v6, int(ttl))
+
+def wire(name):
+    return b"".join(bytes([len(l)]) + l.encode()
+        for l in name.split(".")) + b"\0"
+
+def named(owner, rrtype, ttl, rdata):
+    # A record under its own (uncompressed) name; None: the question's.
+    o = struct.pack(">H", 0xc00c) if owner is None else wire(owner)
+    return o + struct.pack(">HHIH", rrtype, 1, ttl, len(rdata)) + rdata
+
+def table_rrs(name, qtype, owner, hops=0):
+    """(rcode, [rr...]) of the table and its CNAMEs; owner None: qname."""
+    if name in cnames and hops < 8:
+        target, ttl = cnames[name]
+        rcode, rest = table_rrs(target, qtype, target, hops + 1)
+        return 0, [named(owner, 5, ttl, wire(target))] + rest
+    ent = table.get(name)
+    if ent is None:
+        return 3, []
+    v4, v6, ttl = ent
+    if qtype == 1 and v4 != "-":
+        return 0, [named(owner, 1, ttl, socket.inet_pton(socket.AF_INET,
+            a)) for a in v4.split("+")]
+    if qtype == 28 and v6 != "-":
+        return 0, [named(owner, 28, ttl, socket.inet_pton(socket.AF_INET6,
+            a)) for a in v6.split("+")]
+    return 0, []
 
 def qname(msg, off):
     labels = []
@@ -60,23 +95,14 @@ def records(name, qtype):
         k = int(name[1:].split(".")[0])
         if qtype != 1:
             return 0, []
-        return 0, [a_rr("10.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
+        return 0, [a_rr("44.77.%d.%d" % (k // 200, k % 200 + 1), 300)]
     if name.startswith("big") and name.endswith(".test"):
         k = int(name[3:-len(".test")])
         if qtype != 1:
             return 0, []
-        return 0, [a_rr("10.78.%d.%d" % (i // 250, i % 250 + 1), 300)
+        return 0, [a_rr("44.78.%d.%d" % (i // 250, i % 250 + 1), 300)
             for i in range(k)]
-    ent = table.get(name)
-    if ent is None:
-        return 3, []
-    v4, v6, ttl = ent
-    if qtype == 1 and v4 != "-":
-        return 0, [a_rr(v4, ttl)]
-    if qtype == 28 and v6 != "-":
-        return 0, [struct.pack(">HHHIH", 0xc00c, 28, 1, ttl, 16) +
-            socket.inet_pton(socket.AF_INET6, v6)]
-    return 0, []
+    return table_rrs(name, qtype, None)
 
 def junk(kind, qid, question, good):
     hdr = lambda an: struct.pack(">HHHHHH", qid, 0x8180, 1, an, 0, 0)
@@ -98,7 +124,7 @@ def junk(kind, qid, question, good):
         return struct.pack(">H", qid ^ 0x5555) + good[2:]
     if kind == "qmismatch":
         return hdr(1) + b"\x05other\x04test\x00\x00\x01\x00\x01" + \
-            a_rr("10.66.0.1", 300)
+            a_rr("44.66.0.1", 300)
     return good
 
 def answer(msg, proto):
@@ -114,7 +140,7 @@ def answer(msg, proto):
     if name.endswith(".junk.test"):
         kind = name.split(".")[0]
         good = struct.pack(">HHHHHH", qid, 0x8180, 1, 1, 0, 0) + \
-            question + a_rr("10.66.0.1", 300)
+            question + a_rr("44.66.0.1", 300)
         return junk(kind, qid, question, good), kind
     rcode, rrs = records(name, qtype)
     tc = 0

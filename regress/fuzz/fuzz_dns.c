@@ -3,10 +3,12 @@
  * The input is taken as a sandbox's query and as the upstream's answer
  * to a fixed query ("www.example.com A" with EDNS0).  A query that
  * parses must make answers that parse back to it; whatever parses must
- * keep the bounds the structures promise.
+ * keep the bounds the structures promise: no blocked address is kept,
+ * none kept is blocked, and a capped answer has no TTL over the cap.
  */
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,8 @@ static const uint8_t fixed_query[] = {
 };
 
 static struct net_rule_msg	 rules[3];
+static struct conf_prefix	 cidrs[1];	/* allow cidr 10.0.0.0/8 */
+static const struct dns_allow	 allow = { cidrs, 1 };
 
 static void
 setup(struct dns_query *fq)
@@ -39,6 +43,9 @@ setup(struct dns_query *fq)
 	rules[1].proto = IPPROTO_TCP;
 	rules[2] = rules[1];
 	rules[2].port = 443;
+	cidrs[0].af = AF_INET;
+	cidrs[0].len = 8;
+	cidrs[0].addr.v4.s_addr = htonl(0x0a000000);
 }
 
 /* Lowercase, dotted, no empty label, short enough. */
@@ -70,7 +77,18 @@ check_answer(const struct dns_answer *a)
 	for (i = 0; i < a->naddrs; i++)
 		if ((a->addrs[i].af != AF_INET &&
 		    a->addrs[i].af != AF_INET6) ||
-		    a->addrs[i].ttl > 0x7fffffff)
+		    a->addrs[i].ttl > 0x7fffffff ||
+		    a->addrs[i].blocked != NULL ||
+		    addrclass_blocked(a->addrs[i].af, &a->addrs[i].a,
+		    cidrs, 1) != NULL)
+			abort();
+	if (a->nblocked > DNS_ADDRS_MAX ||
+	    (a->nblocked_past > 0 && a->nblocked != DNS_ADDRS_MAX))
+		abort();
+	for (i = 0; i < a->nblocked; i++)
+		if (a->blocked[i].blocked == NULL ||
+		    addrclass_blocked(a->blocked[i].af, &a->blocked[i].a,
+		    cidrs, 1) != a->blocked[i].blocked)
 			abort();
 }
 
@@ -83,6 +101,8 @@ check_builders(const struct dns_query *q)
 	struct dns_answer	 a;
 	struct dns_port		 ports[3];
 	uint8_t			 out[DNS_QUERY_MAX];
+	uint8_t			 ede[DNS_QUERY_MAX + DNS_OPT_LEN +
+				    DNS_EDE_LEN(DNS_EDE_TEXT_MAX)];
 	ssize_t			 n;
 	size_t			 i;
 
@@ -93,13 +113,20 @@ check_builders(const struct dns_query *q)
 				abort();
 			continue;
 		}
-		if (n <= 0 || dns_answer_parse(out, n, q, &a) != DNS_OK ||
+		if (n <= 0 || dns_answer_parse(out, n, q, NULL, &a) != DNS_OK ||
 		    a.id != q->id || a.rcode != (rcodes[i] & 15) ||
 		    a.naddrs != 0)
 			abort();
 	}
 	n = dns_build_tc(q, out, sizeof(out));
-	if (n <= 0 || dns_answer_parse(out, n, q, &a) != DNS_OK || !a.tc)
+	if (n <= 0 || dns_answer_parse(out, n, q, NULL, &a) != DNS_OK || !a.tc)
+		abort();
+	n = dns_build_ede(q, DNS_R_REFUSED, DNS_EDE_BLOCKED, "private", ede,
+	    sizeof(ede));
+	if (n <= 0 || dns_answer_parse(ede, n, q, NULL, &a) != DNS_OK ||
+	    a.rcode != DNS_R_REFUSED || a.naddrs != 0 ||
+	    (q->edns && (size_t)n != DNS_HDR_LEN + q->qlen + DNS_OPT_LEN +
+	    DNS_EDE_LEN(7)) || (!q->edns && (size_t)n != DNS_HDR_LEN + q->qlen))
 		abort();
 	n = dns_name_ports(rules, 3, q->name, ports, 3);
 	if (n < 0 || n > 2 ||
@@ -108,22 +135,78 @@ check_builders(const struct dns_query *q)
 		abort();
 }
 
-/* A cut-down answer parses, to the same addresses, nothing dropped. */
+/*
+ * A cut-down answer parses, to the same addresses, nothing dropped or
+ * blocked (a record off the chain stays only with an address pinned);
+ * capped, to the same with TTLs under the cap (its names are written
+ * out whole: no pointer into a TTL).
+ */
 static void
 check_trim(const uint8_t *data, size_t size, const struct dns_query *q,
     const struct dns_answer *a)
 {
 	static uint8_t		 out[DNS_MSG_MAX];
-	struct dns_answer	 t;
+	struct dns_answer	 t, c;
 	ssize_t			 n;
+	size_t			 i;
 
 	if (a->rcode != DNS_R_NOERROR)
 		return;
 	if ((n = dns_answer_trim(data, size, q, a, out, sizeof(out))) == -1)
 		return;		/* a name too long once written out whole */
-	if (dns_answer_parse(out, n, q, &t) != DNS_OK ||
-	    t.naddrs != a->naddrs || t.ndropped != 0)
+	if (dns_answer_parse(out, n, q, &allow, &t) != DNS_OK ||
+	    t.naddrs != a->naddrs || t.ndropped != 0 || t.nblocked != 0)
 		abort();
+	if (dns_answer_ttl_cap(out, n, 60) == -1 ||
+	    dns_answer_parse(out, n, q, &allow, &c) != DNS_OK ||
+	    c.naddrs != t.naddrs)
+		abort();
+	for (i = 0; i < c.naddrs; i++)
+		if (c.addrs[i].ttl != (t.addrs[i].ttl > 60 ? 60 :
+		    t.addrs[i].ttl) || memcmp(&c.addrs[i].a, &t.addrs[i].a,
+		    sizeof(c.addrs[i].a)) != 0)
+			abort();
+}
+
+static int
+has(const struct dns_answer *a, const struct dns_addr *d)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->naddrs; i++)
+		if (a->addrs[i].af == d->af &&
+		    memcmp(&a->addrs[i].a, &d->a, sizeof(d->a)) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * Capped at 60s, no TTL is over 60.  A pointer into a TTL's bytes may
+ * change a name (or spoil it), never an address, as records keep their
+ * place: of an answer dnspind passes as it is (nothing blocked, dropped
+ * or off the chain), each address found is one pinned.
+ */
+static void
+check_ttl_cap(const uint8_t *data, size_t size, const struct dns_query *q,
+    const struct dns_answer *a)
+{
+	static uint8_t		 out[DNS_MSG_MAX];
+	struct dns_answer	 t;
+	size_t			 i;
+	int			 whole;
+
+	memcpy(out, data, size);
+	if (dns_answer_ttl_cap(out, size, 60) == -1)
+		abort();		/* its answer section parsed */
+	if (dns_answer_parse(out, size, q, &allow, &t) != DNS_OK)
+		return;
+	whole = a->ndropped == 0 && a->nblocked == 0 && a->nother == 0;
+	for (i = 0; i < t.naddrs; i++)
+		if (t.addrs[i].ttl > 60 || (whole && !has(a, &t.addrs[i])))
+			abort();
+	for (i = 0; i < t.nblocked; i++)
+		if (t.blocked[i].ttl > 60 || (whole && !has(a, &t.blocked[i])))
+			abort();
 }
 
 int
@@ -148,9 +231,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		check_builders(&q);
 	}
-	if (dns_answer_parse(data, size, &fq, &a) == DNS_OK) {
+	if (dns_answer_parse(data, size, &fq, &allow, &a) == DNS_OK) {
 		check_answer(&a);
 		check_trim(data, size, &fq, &a);
+		check_ttl_cap(data, size, &fq, &a);
 	}
 	dns_build_error(data, size, DNS_R_FORMERR, out, sizeof(out));
 	memcpy(copy, data, size);
