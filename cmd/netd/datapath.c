@@ -753,7 +753,7 @@ dp_table_new(void)
 	return (t);
 }
 
-/* NEWTABLE or a deletion of table inet sandboxd. */
+/* NEWTABLE (owned, see nft_table_flags) or a deletion of the table. */
 static int
 dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 {
@@ -761,6 +761,8 @@ dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 
 	if ((t = dp_table_new()) == NULL)
 		return (-1);
+	if (type == NFT_MSG_NEWTABLE)
+		nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS, nft_table_flags());
 	return (nft_batch_put(dp->b, type, flags, NK_TABLE, t));
 }
 
@@ -947,10 +949,17 @@ dp_init(struct dp *dp)
 		return (0);
 	/*
 	 * A table of another layout (an older netd: a set or chain of our
-	 * name defined otherwise) is replaced whole, in one batch; live
+	 * name defined otherwise, or a table not owned, EOPNOTSUPP: the
+	 * owner flag cannot be added later) is replaced whole, in one batch; live
 	 * sandboxes lose their elements, so their packets drop until they
 	 * are added again.  Any other error leaves the table alone.
 	 */
+	if (errno == EPERM) {
+		log_warnx("%s: table inet %s is owned by another socket: "
+		    "another sandboxd in this network namespace?", __func__,
+		    NETD_TABLE);
+		return (-1);
+	}
 	if (errno != EEXIST && errno != EBUSY && errno != EOPNOTSUPP &&
 	    errno != EINVAL) {
 		log_warn("%s: table inet %s", __func__, NETD_TABLE);
@@ -981,7 +990,7 @@ dp_open(const struct netd_params *p)
 	    "NFT_MSG_DESTROY" : "NFT_MSG_DEL of what exists");
 	RB_INIT(&dp->sbxs);
 	TAILQ_INIT(&dp->held);
-	if ((dp->ns = nft_sock_open()) == NULL ||
+	if ((dp->ns = nft_sock_owner()) == NULL ||
 	    (dp->b = nft_batch_new(dp->ns)) == NULL) {
 		log_warnx("%s: cannot open nf_tables", __func__);
 		nft_sock_close(dp->ns);

@@ -52,6 +52,7 @@ struct sandboxd {
 	int			 debug;
 	int			 verbose;
 	const char		*without;	/* -x: testing only */
+	int			 nft_fd;	/* owns table inet sandboxd */
 	int			 shutting_down;
 	uint64_t		 generation;
 	time_t			 started;
@@ -64,6 +65,9 @@ extern struct sandboxd	*sbx;
 time_t	 monotime(void);
 void	 corr_new(char *, size_t);
 int	 sandboxd_reload(const char *, char *, size_t);
+
+/* nftown.c */
+int	 nftown_open(void);
 
 /* children.c */
 void	 children_start(void);
