@@ -63,6 +63,7 @@ netd_conf_apply(struct sandboxd_conf *conf)
 		netd_params = p;
 		log_info("table inet %s ready: subnet %s/%u", NETD_TABLE,
 		    inet_ntoa(p.subnet), p.subnet_len);
+		hostfw_start();
 	} else if (memcmp(&p, &netd_params, sizeof(p)) != 0)
 		log_warnx("%s: subnet, interface-prefix, resolver and uplink "
 		    "changes take effect when netd restarts", __func__);

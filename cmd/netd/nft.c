@@ -607,6 +607,13 @@ nft_generation(void)
 	return (id);
 }
 
+/* netd's own socket, for queries of anything but our table. */
+struct nft_sock *
+nft_sock_default(void)
+{
+	return (nft_default);
+}
+
 void
 nft_open(void)
 {

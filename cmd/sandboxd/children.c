@@ -299,6 +299,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
 	    type == IMSG_DNS_SANDBOX_GONE))
 		return (relay_dns(imsg));
+	if (c->id == PROC_NETD && type == IMSG_NET_HOSTFW)
+		return (relay_net_hostfw(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
 	    type == IMSG_CTL_NET_PINS ||

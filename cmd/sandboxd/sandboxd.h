@@ -53,6 +53,7 @@ struct sandboxd {
 	int			 verbose;
 	const char		*without;	/* -x: testing only */
 	int			 nft_fd;	/* owns table inet sandboxd */
+	struct net_hostfw	 hostfw;	/* netd's latest finding */
 	int			 shutting_down;
 	uint64_t		 generation;
 	time_t			 started;
@@ -98,6 +99,7 @@ void	 resolver_send(void);
 /* relay_net.c */
 int	 relay_net(struct imsg *);
 int	 relay_net_reply(struct imsg *);
+int	 relay_net_hostfw(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);
