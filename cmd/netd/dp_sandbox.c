@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrclass.h"
 #include "log.h"
 #include "dp.h"
 
@@ -110,6 +111,7 @@ dp_sbx_free(struct dp *dp, struct dp_sbx *sbx)
 	RB_REMOVE(dp_sbxs, &dp->sbxs, sbx);
 	free(sbx->elems);
 	free(sbx->names);
+	free(sbx->cidrs);
 	free(sbx);
 }
 
@@ -300,7 +302,25 @@ dp_policy_names(const struct net_rule_msg *rules, size_t nrules,
 	return (0);
 }
 
+/* The policy's allow cidr prefixes, which admit special ground to pins. */
+static int
+dp_policy_cidrs(const struct net_rule_msg *rules, size_t nrules,
+    struct conf_prefix **cidrs, size_t *n)
+{
+	size_t	 i;
+
+	*n = 0;
+	if ((*cidrs = calloc(nrules + 1, sizeof(**cidrs))) == NULL)
+		return (-1);
+	for (i = 0; i < nrules; i++)
+		if (rules[i].type == NET_RULE_CIDR)
+			(*cidrs)[(*n)++] = rules[i].prefix;
+	return (0);
+}
+
 static int	dp_pin_named(const struct dp_name *, size_t,
+		    const struct dp_elem *);
+static const struct addrclass_range *dp_pin_blocked(const struct dp_sbx *,
 		    const struct dp_elem *);
 static int	dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
 
@@ -395,13 +415,16 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	struct dp_sbx	*old, *sbx = NULL;
 	struct dp_elems	 es;
 	struct dp_name	*names = NULL;
+	struct conf_prefix *cidrs = NULL;
 	struct dp_put	 put;
-	size_t		 nnames;
+	size_t		 nnames, ncidrs;
 
 	if (dp_policy_elems(ni, pol, rules, nrules, &es) == -1 ||
-	    dp_policy_names(rules, nrules, &names, &nnames) == -1) {
+	    dp_policy_names(rules, nrules, &names, &nnames) == -1 ||
+	    dp_policy_cidrs(rules, nrules, &cidrs, &ncidrs) == -1) {
 		log_warn("%s: %s", __func__, ni->id);
 		free(es.v);
+		free(names);
 		return (-1);
 	}
 	old = dp_sbx_find(dp, ni->ifname);
@@ -413,6 +436,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 		free(sbx);
 		free(es.v);
 		free(names);
+		free(cidrs);
 		return (-1);
 	}
 	if (old == NULL) {
@@ -424,6 +448,9 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	}
 	free(old->elems);
 	free(old->names);
+	free(old->cidrs);
+	old->cidrs = cidrs;
+	old->ncidrs = ncidrs;
 	old->ident = *ni;
 	strlcpy(old->policy, pol->name, sizeof(old->policy));
 	old->elems = es.v;
@@ -439,6 +466,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	free(sbx);
 	free(es.v);
 	free(names);
+	free(cidrs);
 	return (-1);
 }
 
@@ -569,10 +597,26 @@ dp_pin_named(const struct dp_name *names, size_t nnames,
 	return (0);
 }
 
+/*
+ * The special-purpose range (lib/addrclass.c) a pin's address is in,
+ * unless an allow cidr of the policy holds it: NULL if it may be
+ * pinned.  dnspind filters answers so already; this holds even if it
+ * were made to ask.
+ */
+static const struct addrclass_range *
+dp_pin_blocked(const struct dp_sbx *sbx, const struct dp_elem *e)
+{
+	int	 af = e->set == DS_PIN4 ? AF_INET : AF_INET6;
+
+	return (addrclass_blocked(af, e->key + DP_IFLEN, sbx->cidrs,
+	    sbx->ncidrs));
+}
+
 static int
 dp_pin_allowed(const struct dp_sbx *sbx, const struct dp_elem *e)
 {
-	return (dp_pin_named(sbx->names, sbx->nnames, e));
+	return (dp_pin_named(sbx->names, sbx->nnames, e) &&
+	    dp_pin_blocked(sbx, e) == NULL);
 }
 
 static int
@@ -794,8 +838,9 @@ static int
 dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
     struct dp_elem *v)
 {
-	struct dp_sbx	*sbx;
-	size_t		 i;
+	const struct addrclass_range	*ar;
+	struct dp_sbx			*sbx;
+	size_t				 i;
 
 	if ((sbx = dp_sbx_find(dp, g->ifname)) == NULL) {
 		log_warnx("%s: %s: no such sandbox", __func__, g->ifname);
@@ -807,9 +852,15 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 			    g->ifname, i);
 			return (EINVAL);
 		}
-		if (!dp_pin_allowed(sbx, &v[i])) {
+		if (!dp_pin_named(sbx->names, sbx->nnames, &v[i])) {
 			log_warnx("%s: %s: pin %zu: port not allowed by name",
 			    __func__, g->ifname, i);
+			return (EPERM);
+		}
+		if ((ar = dp_pin_blocked(sbx, &v[i])) != NULL) {
+			log_warnx("%s: %s: pin %zu: %s address, no allow "
+			    "cidr of the policy holds it", __func__,
+			    g->ifname, i, ar->name);
 			return (EPERM);
 		}
 	}
