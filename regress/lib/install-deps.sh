@@ -11,6 +11,10 @@ pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
     libclang-rt-14-dev
     bubblewrap crun"
+# regress/host/tap-guest.t: qemu runs Debian's kernel (fetched with
+# apt-get download) on an initramfs of busybox-static, made with cpio.
+tapguest_pkgs="qemu-system-x86 busybox-static cpio"
+pkgs="$pkgs $tapguest_pkgs"
 bench_pkgs="dnsmasq-base dnsperf"
 host_pkgs="mmdebstrap debian-archive-keyring qemu-system-x86 e2fsprogs"
 case "${1:-}" in

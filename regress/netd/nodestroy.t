@@ -56,9 +56,10 @@ check "B is untouched" nd_has "element pin4 $B_ifname "
 nftx delete element inet sandboxd pin4 \
     "{ \"$B_ifname\" . $PUB2 . tcp . 82 }"
 check "a pin deleted by hand is pinned again" nd pin $B $PUB2 82 tcp 30
-contains "$(nftx list set inet sandboxd pin4)" "$PUB2 . tcp . 82 timeout 30s" &&
+set=$(nftx list set inet sandboxd pin4)
+contains "$set" "$PUB2 . tcp . 82 timeout 30s" &&
     ok "it is back with its new timeout" ||
-    notok "it is back with its new timeout"
+    { notok "it is back with its new timeout"; diag "$set"; }
 probe p sbxs$$b "tcp $PUB2 82" "tcp $PUB1 82"
 probe_wait
 expect p "tcp $PUB2 82" ok "and admits"
