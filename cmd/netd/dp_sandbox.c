@@ -320,8 +320,8 @@ dp_policy_cidrs(const struct net_rule_msg *rules, size_t nrules,
 
 static int	dp_pin_named(const struct dp_name *, size_t,
 		    const struct dp_elem *);
-static const struct addrclass_range *dp_pin_blocked(const struct dp_sbx *,
-		    const struct dp_elem *);
+static const struct addrclass_range *dp_pin_blocked(
+		    const struct conf_prefix *, size_t, const struct dp_elem *);
 static int	dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
 
 /* Elements of a that b lacks, into out (both sorted). */
@@ -348,13 +348,16 @@ struct dp_put {
 	const struct dp_elems	*es;
 	const struct dp_name	*names;
 	size_t			 nnames;
+	const struct conf_prefix *cidrs;
+	size_t			 ncidrs;
 };
 
 /*
  * A sandbox new to this netd gets its counter and every element; its
  * counter map entry is replaced, in case one survived a restart.  A
  * known sandbox (a policy change) gets the difference, and loses the
- * pins of ports its new policy does not name.  One batch.
+ * pins of ports its new policy does not name and those of special
+ * ground no allow cidr holds any more.  One batch.
  */
 static int
 dp_build_sandbox(struct dp *dp, void *arg)
@@ -385,7 +388,8 @@ dp_build_sandbox(struct dp *dp, void *arg)
 		    diff, n);
 		n = 0;
 		RB_FOREACH(pin, dp_pins, &old->pins)
-			if (!dp_pin_named(p->names, p->nnames, &pin->e))
+			if (!dp_pin_named(p->names, p->nnames, &pin->e) ||
+			    dp_pin_blocked(p->cidrs, p->ncidrs, &pin->e))
 				diff[n++] = pin->e;
 		rc |= dp_put_dels(dp, diff, n, DP_ASK);
 	}
@@ -430,7 +434,8 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	old = dp_sbx_find(dp, ni->ifname);
 	if (old == NULL && (sbx = calloc(1, sizeof(*sbx))) == NULL)
 		goto fail;
-	put = (struct dp_put){ old, ni->ifname, &es, names, nnames };
+	put = (struct dp_put){ old, ni->ifname, &es, names, nnames, cidrs,
+	    ncidrs };
 	if (dp_commit(dp, __func__, dp_build_sandbox, &put) == -1) {
 		log_warn("%s: %s %s", __func__, ni->id, ni->ifname);
 		free(sbx);
@@ -604,19 +609,19 @@ dp_pin_named(const struct dp_name *names, size_t nnames,
  * were made to ask.
  */
 static const struct addrclass_range *
-dp_pin_blocked(const struct dp_sbx *sbx, const struct dp_elem *e)
+dp_pin_blocked(const struct conf_prefix *cidrs, size_t ncidrs,
+    const struct dp_elem *e)
 {
 	int	 af = e->set == DS_PIN4 ? AF_INET : AF_INET6;
 
-	return (addrclass_blocked(af, e->key + DP_IFLEN, sbx->cidrs,
-	    sbx->ncidrs));
+	return (addrclass_blocked(af, e->key + DP_IFLEN, cidrs, ncidrs));
 }
 
 static int
 dp_pin_allowed(const struct dp_sbx *sbx, const struct dp_elem *e)
 {
 	return (dp_pin_named(sbx->names, sbx->nnames, e) &&
-	    dp_pin_blocked(sbx, e) == NULL);
+	    dp_pin_blocked(sbx->cidrs, sbx->ncidrs, e) == NULL);
 }
 
 static int
@@ -857,7 +862,8 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 			    __func__, g->ifname, i);
 			return (EPERM);
 		}
-		if ((ar = dp_pin_blocked(sbx, &v[i])) != NULL) {
+		if ((ar = dp_pin_blocked(sbx->cidrs, sbx->ncidrs,
+		    &v[i])) != NULL) {
 			log_warnx("%s: %s: pin %zu: %s address, no allow "
 			    "cidr of the policy holds it", __func__,
 			    g->ifname, i, ar->name);

@@ -91,6 +91,13 @@ expect g "tcp $META 82" timeout "nor $META"
 expect g "tcp $PUB2 82" timeout "nor the public pin of the refused batch"
 expect g2 "tcp $PRIV10 82" ok "the allow cidr's address answers"
 expect g2 "tcp $PRIV172 82" timeout "the refused one outside it does not"
+check "the pin is in the kernel" nd_has "pin4 [^ ]+ 0a090005"
+nd add $ID2 - name=example.com:82 > /dev/null
+check "a policy change that drops the allow cidr drops the pin there" \
+    fails nd_has "pin4 [^ ]+ 0a090005"
+probe h sbxs$$p2 "tcp $PRIV10 82"
+probe_wait
+expect h "tcp $PRIV10 82" timeout "and $PRIV10 is closed again"
 nd del $ID2
 
 nd del $ID
