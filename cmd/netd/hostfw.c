@@ -136,25 +136,55 @@ hostfw_scan(int fd, short event, void *arg)
 	    sizeof(hf));
 }
 
+/* Not pushed back by more events: a busy ruleset is still looked at. */
 static void
 hostfw_settle(void)
 {
 	struct timeval	 tv = { 0, HOSTFW_SETTLE_MS * 1000 };
 
-	evtimer_add(&hostfw_timer, &tv);
+	if (!evtimer_pending(&hostfw_timer, NULL))
+		evtimer_add(&hostfw_timer, &tv);
 }
 
-/* Any nf_tables change: read them all, look again once they settle. */
+/* A table or chain came or went (our pins' element events do not). */
+static int
+hostfw_chains_changed(const char *buf, ssize_t r)
+{
+	const struct nlmsghdr	*nlh;
+	int			 n = r;
+	uint16_t		 t;
+
+	for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, n);
+	    nlh = mnl_nlmsg_next(nlh, &n)) {
+		t = NFNL_MSG_TYPE(nlh->nlmsg_type);
+		/* NFT_MSG_DESTROYTABLE, _DESTROYCHAIN: 26, 27 (Linux 6.3) */
+		if (t == NFT_MSG_NEWTABLE || t == NFT_MSG_DELTABLE ||
+		    t == NFT_MSG_NEWCHAIN || t == NFT_MSG_DELCHAIN ||
+		    t == 26 || t == 27)
+			return (1);
+	}
+	return (0);
+}
+
+/* nf_tables changes: read them all, look again once they settle. */
 static void
 hostfw_event(int fd, short event, void *arg)
 {
-	char	 buf[8192];
+	char	 buf[16384];
 	ssize_t	 r;
+	int	 changed = 0;
 
-	while ((r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0 ||
-	    (r == -1 && (errno == EINTR || errno == ENOBUFS)))
-		;
-	hostfw_settle();
+	for (;;) {
+		r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r > 0)
+			changed |= hostfw_chains_changed(buf, r);
+		else if (r == -1 && errno == ENOBUFS)
+			changed = 1;	/* events lost: any could be one */
+		else if (r == 0 || errno != EINTR)
+			break;
+	}
+	if (changed)
+		hostfw_settle();
 }
 
 void
