@@ -55,13 +55,6 @@ extern const struct dp_setdef	dp_sets[DS_MAX];
 
 #define DP_IFLEN	16
 #define DP_KEY_MAX	40
-/*
- * Live pins a sandbox may hold: the sets are shared and unbounded, and
- * one sandbox resolving random names under a wildcard must not grow the
- * kernel's memory without end.
- */
-#define DP_SBX_PINS_MAX	4096
-
 struct dp_elem {
 	uint8_t		 set;		/* enum dp_set */
 	uint8_t		 klen;
@@ -99,6 +92,12 @@ struct dp_sbx {
 	size_t			 ncidrs;
 	struct dp_pins		 pins;
 	size_t			 npins;
+	/*
+	 * Live pins it may hold, its policy's network { pins }: the sets
+	 * are shared and unbounded, and one sandbox resolving random names
+	 * under a wildcard must not grow the kernel's memory without end.
+	 */
+	size_t			 pins_max;
 	time_t			 pins_pruned;	/* monotonic second */
 	char			 policy[CONF_NAME_SIZE];
 };

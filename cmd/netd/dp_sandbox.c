@@ -458,6 +458,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	old->ncidrs = ncidrs;
 	old->ident = *ni;
 	strlcpy(old->policy, pol->name, sizeof(old->policy));
+	old->pins_max = pol->pins_max;
 	old->elems = es.v;
 	old->nelems = es.n;
 	old->names = names;
@@ -816,7 +817,7 @@ dp_pins_new(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
 }
 
 /*
- * Room for the group's new pins under DP_SBX_PINS_MAX, after dropping
+ * Room for the group's new pins under the sandbox's cap, after dropping
  * the expired ones from the count if need be.  Refreshing a pin held
  * already always fits.
  */
@@ -826,16 +827,16 @@ dp_pins_room(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
 	struct timespec	 now;
 	size_t		 want;
 
-	if (sbx->npins + n <= DP_SBX_PINS_MAX ||
+	if (sbx->npins + n <= sbx->pins_max ||
 	    (want = dp_pins_new(sbx, v, n)) == 0)
 		return (1);
-	if (sbx->npins + want > DP_SBX_PINS_MAX) {
+	if (sbx->npins + want > sbx->pins_max) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		dp_pins_prune(sbx, &now);
 		sbx->pins_pruned = now.tv_sec;
 		want = dp_pins_new(sbx, v, n);
 	}
-	return (sbx->npins + want <= DP_SBX_PINS_MAX);
+	return (sbx->npins + want <= sbx->pins_max);
 }
 
 /* A group's pins as elements at v; an errno if one may not be. */
@@ -871,8 +872,8 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 		}
 	}
 	if (!dp_pins_room(sbx, v, g->n)) {
-		log_warnx("%s: %s: holds %zu live pins, at most %d",
-		    __func__, g->ifname, sbx->npins, DP_SBX_PINS_MAX);
+		log_warnx("%s: %s: holds %zu live pins, at most %zu",
+		    __func__, g->ifname, sbx->npins, sbx->pins_max);
 		return (ENOSPC);
 	}
 	return (0);
@@ -1115,6 +1116,9 @@ dp_held_elems(struct dp_held *h, struct dp_sbx *sbx, struct dp_elem *v,
 	size_t		 n = 0;
 
 	RB_FOREACH(pin, dp_pins, &h->pins) {
+		/* A reload may have lowered the policy's cap meanwhile. */
+		if (n >= sbx->pins_max)
+			break;
 		if (!timespeccmp(&pin->expiry, now, >))
 			continue;
 		timespecsub(&pin->expiry, now, &left);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_deleg.h"
 #include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
@@ -170,6 +171,32 @@ sandboxd_signals(void)
 	signal_add(&ev_sigchld, NULL);
 }
 
+/*
+ * In a delegated cgroup (systemd's Delegate=yes), into its leaf before
+ * any child starts: every daemon then lives there, and the delegated
+ * cgroup, empty, is free to pass controllers on to the sandboxes'
+ * groups that runnerd makes beside the leaf.  Elsewhere nothing moves.
+ */
+static void
+sandboxd_cgroup(void)
+{
+	char	 base[4096], err[512];
+
+	switch (cgroup_deleg_find(CGROUP_PROC_SELF, base, sizeof(base))) {
+	case CGD_NONE:
+		log_debug("%s: no delegated cgroup v2", __func__);
+		return;
+	case CGD_HELD:
+		if (cgroup_deleg_place(base, err, sizeof(err)) == -1)
+			fatalx("delegated cgroup %s unusable: %s", base, err);
+		break;
+	case CGD_PLACED:
+		break;
+	}
+	log_info("delegated cgroup %s: daemons in %s/%s", base, base,
+	    CGROUP_DAEMONS);
+}
+
 /* With -v: the config, and on stderr what the kernel supports. */
 static int
 sandboxd_check_only(void)
@@ -275,6 +302,7 @@ main(int argc, char *argv[])
 	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
+	sandboxd_cgroup();
 	sbx->started = monotime();
 	event_init();
 	sandboxd_signals();
