@@ -56,7 +56,10 @@ rows = [json.loads(l) for l in sys.stdin]
 sys.exit(sum(1 for r in rows if r.get("event") == "proc.status" and
     r.get("name") != "sandboxd" and r.get("state") == "running") != 4)'
 }
-netd_back() { p=$(child_pid netd); [ -n "$p" ] && [ "$p" != "$netd1" ]; }
+netd_back() {
+	p=$(child_pid netd)
+	[ -n "$netd1" ] && [ -n "$p" ] && [ "$p" != "$netd1" ]
+}
 
 echo "# kernel $(uname -r)"
 sandboxd -nv -f "$CONF" 2>&1 >/dev/null | sed 's/^/# /'
