@@ -325,15 +325,14 @@ kf_lines(const struct kfeat *k, struct kf_line *l)
 	    "asking the kernel first where it does not know" };
 	kf_tristate(&l[0], k->nft.destroy, k->nft.error);
 	l[1] = (struct kf_line){ "nft-table-owner", "5.12", "", 0,
-	    "nothing yet: netd does not own table inet sandboxd, so any "
-	    "nft client (nft flush ruleset) can delete it on any kernel" };
+	    "table inet sandboxd is not owned: any nft client (nft flush "
+	    "ruleset, nft delete table) can remove it and fail open" };
 	kf_tristate(&l[1], k->nft.owner, k->nft.error);
-	l[1].missing = 0;
 	l[2] = (struct kf_line){ "nft-table-persist", "6.9", "", 0,
-	    "nothing yet; an owned table would be deleted whenever its "
-	    "owner exits, so netd could not own it across a restart" };
+	    "table inet sandboxd goes when the master dies; until the "
+	    "next netd makes it again, a sandbox process that outlived "
+	    "runnerd is not filtered" };
 	kf_tristate(&l[2], k->nft.persist, k->nft.error);
-	l[2].missing = 0;
 	l[3] = (struct kf_line){ "landlock", "5.13", "", 0,
 	    "a sandbox whose policy has exec rules is refused" };
 	if (k->landlock_abi > 0)

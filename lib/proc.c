@@ -76,7 +76,7 @@ proc_exec_path(const char *name, char *buf, size_t len)
 
 static void
 proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
-    int debug, int verbose, const char *without)
+    int keepfd, int debug, int verbose, const char *without)
 {
 	char		*argv[10], *min_env[] = { NULL, NULL };
 	int		 argc = 0, devnull;
@@ -85,6 +85,10 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
+	/* Out of the way of the dup2s below. */
+	if (keepfd != -1 && (keepfd = fcntl(keepfd, F_DUPFD_CLOEXEC,
+	    PROC_KEEP_FD + 1)) == -1)
+		fatal("%s: fcntl", __func__);
 	if (fd != PROC_PARENT_FD) {
 		if (dup2(fd, PROC_PARENT_FD) == -1)
 			fatal("%s: dup2", __func__);
@@ -93,8 +97,11 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1 ||
 	    dup2(devnull, STDIN_FILENO) == -1)
 		fatal("%s: /dev/null", __func__);
-	/* Nothing but stdio and the socketpair crosses the exec. */
-	if (close_range(PROC_PARENT_FD + 1, ~0U, 0) == -1)
+	if (keepfd != -1 && dup2(keepfd, PROC_KEEP_FD) == -1)
+		fatal("%s: dup2", __func__);
+	/* Nothing but stdio, the socketpair and keepfd crosses the exec. */
+	if (close_range(keepfd != -1 ? PROC_KEEP_FD + 1 : PROC_PARENT_FD + 1,
+	    ~0U, 0) == -1)
 		fatal("%s: close_range", __func__);
 	argv[argc++] = (char *)ps->name;
 	if (debug)
@@ -114,7 +121,7 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 
 pid_t
 proc_start(const struct proc_spec *ps, const char *path, int debug,
-    int verbose, const char *without, int *fdp)
+    int verbose, const char *without, int keepfd, int *fdp)
 {
 	int	 sp[2];
 	pid_t	 pid;
@@ -132,7 +139,8 @@ proc_start(const struct proc_spec *ps, const char *path, int debug,
 		/* The child blocks on its end; the master never does. */
 		if (fcntl(sp[1], F_SETFL, 0) == -1)
 			fatal("%s: fcntl", __func__);
-		proc_child_exec(ps, path, sp[1], debug, verbose, without);
+		proc_child_exec(ps, path, sp[1], keepfd, debug, verbose,
+		    without);
 		/* NOTREACHED */
 	}
 	close(sp[1]);

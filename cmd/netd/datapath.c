@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrclass.h"
 #include "log.h"
 #include "dp.h"
 
@@ -130,16 +131,6 @@ static const struct dp_chain dp_chains[] = {
 };
 static const struct dp_chain dp_nat = {
 	"postrouting", "nat", NF_INET_POST_ROUTING, 100
-};
-
-/* The destinations egress allow still refuses, by family. */
-static const struct { int af; const char *net; int len; } dp_private[] = {
-	{ AF_INET, "10.0.0.0", 8 },
-	{ AF_INET, "172.16.0.0", 12 },
-	{ AF_INET, "192.168.0.0", 16 },
-	{ AF_INET, "169.254.0.0", 16 },
-	{ AF_INET6, "fc00::", 7 },
-	{ AF_INET6, "fe80::", 10 },
 };
 
 /* One rule being built; a failed allocation spoils the whole batch. */
@@ -600,25 +591,28 @@ r_prefixes(struct dp_rule *rb, const char *chain, uint32_t ifkey,
 	}
 }
 
-/* addr & mask == net drop, for the private ranges of a family */
+/*
+ * addr & mask == net drop, for the special-purpose ranges of a family
+ * (lib/addrclass.c, the table dnspind judges answers by), which egress
+ * allow still refuses.  A range that carries an IPv4 address (NAT64,
+ * 6to4) is dropped whole: a prefix match cannot judge what it embeds.
+ */
 static void
 r_private(struct dp_rule *rb, const char *chain, int af)
 {
-	uint8_t		 mask[16], net[16];
-	size_t		 i;
+	const struct addrclass_range	*ar;
+	uint8_t				 mask[16];
+	size_t				 i;
 
-	for (i = 0; i < sizeof(dp_private) / sizeof(dp_private[0]); i++) {
-		if (dp_private[i].af != af)
+	for (i = 0; i < addrclass_nranges; i++) {
+		ar = &addrclass_ranges[i];
+		if (ar->af != af)
 			continue;
-		if (inet_pton(af, dp_private[i].net, net) != 1) {
-			rb->err = 1;
-			continue;
-		}
-		dp_mask(af, dp_private[i].len, mask);
+		dp_mask(af, ar->len, mask);
 		dpr_begin(rb, chain);
 		m_addr(rb, af, 1, R04);
 		x_bitwise(rb, R04, mask, af == AF_INET ? 4 : 16);
-		x_cmp(rb, R04, NFT_CMP_EQ, net, af == AF_INET ? 4 : 16);
+		x_cmp(rb, R04, NFT_CMP_EQ, ar->net, af == AF_INET ? 4 : 16);
 		x_verdict(rb, NF_DROP, NULL);
 		dpr_end(rb);
 	}
@@ -753,7 +747,7 @@ dp_table_new(void)
 	return (t);
 }
 
-/* NEWTABLE or a deletion of table inet sandboxd. */
+/* NEWTABLE (owned, see nft_table_flags) or a deletion of the table. */
 static int
 dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 {
@@ -761,6 +755,8 @@ dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 
 	if ((t = dp_table_new()) == NULL)
 		return (-1);
+	if (type == NFT_MSG_NEWTABLE)
+		nftnl_table_set_u32(t, NFTNL_TABLE_FLAGS, nft_table_flags());
 	return (nft_batch_put(dp->b, type, flags, NK_TABLE, t));
 }
 
@@ -947,10 +943,17 @@ dp_init(struct dp *dp)
 		return (0);
 	/*
 	 * A table of another layout (an older netd: a set or chain of our
-	 * name defined otherwise) is replaced whole, in one batch; live
+	 * name defined otherwise, or a table not owned, EOPNOTSUPP: the
+	 * owner flag cannot be added later) is replaced whole, in one batch; live
 	 * sandboxes lose their elements, so their packets drop until they
 	 * are added again.  Any other error leaves the table alone.
 	 */
+	if (errno == EPERM) {
+		log_warnx("%s: table inet %s is owned by another socket: "
+		    "another sandboxd in this network namespace?", __func__,
+		    NETD_TABLE);
+		return (-1);
+	}
 	if (errno != EEXIST && errno != EBUSY && errno != EOPNOTSUPP &&
 	    errno != EINVAL) {
 		log_warn("%s: table inet %s", __func__, NETD_TABLE);
@@ -981,7 +984,7 @@ dp_open(const struct netd_params *p)
 	    "NFT_MSG_DESTROY" : "NFT_MSG_DEL of what exists");
 	RB_INIT(&dp->sbxs);
 	TAILQ_INIT(&dp->held);
-	if ((dp->ns = nft_sock_open()) == NULL ||
+	if ((dp->ns = nft_sock_owner()) == NULL ||
 	    (dp->b = nft_batch_new(dp->ns)) == NULL) {
 		log_warnx("%s: cannot open nf_tables", __func__);
 		nft_sock_close(dp->ns);

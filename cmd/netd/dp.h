@@ -88,6 +88,8 @@ struct dp_sbx {
 	size_t			 nelems;
 	struct dp_name		*names;
 	size_t			 nnames;
+	struct conf_prefix	*cidrs;		/* allow cidr: pins may go there */
+	size_t			 ncidrs;
 	struct dp_pins		 pins;
 	size_t			 npins;
 	/*

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrclass.h"
 #include "log.h"
 #include "dp.h"
 
@@ -110,6 +111,7 @@ dp_sbx_free(struct dp *dp, struct dp_sbx *sbx)
 	RB_REMOVE(dp_sbxs, &dp->sbxs, sbx);
 	free(sbx->elems);
 	free(sbx->names);
+	free(sbx->cidrs);
 	free(sbx);
 }
 
@@ -300,8 +302,26 @@ dp_policy_names(const struct net_rule_msg *rules, size_t nrules,
 	return (0);
 }
 
+/* The policy's allow cidr prefixes, which admit special ground to pins. */
+static int
+dp_policy_cidrs(const struct net_rule_msg *rules, size_t nrules,
+    struct conf_prefix **cidrs, size_t *n)
+{
+	size_t	 i;
+
+	*n = 0;
+	if ((*cidrs = calloc(nrules + 1, sizeof(**cidrs))) == NULL)
+		return (-1);
+	for (i = 0; i < nrules; i++)
+		if (rules[i].type == NET_RULE_CIDR)
+			(*cidrs)[(*n)++] = rules[i].prefix;
+	return (0);
+}
+
 static int	dp_pin_named(const struct dp_name *, size_t,
 		    const struct dp_elem *);
+static const struct addrclass_range *dp_pin_blocked(
+		    const struct conf_prefix *, size_t, const struct dp_elem *);
 static int	dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
 
 /* Elements of a that b lacks, into out (both sorted). */
@@ -328,13 +348,16 @@ struct dp_put {
 	const struct dp_elems	*es;
 	const struct dp_name	*names;
 	size_t			 nnames;
+	const struct conf_prefix *cidrs;
+	size_t			 ncidrs;
 };
 
 /*
  * A sandbox new to this netd gets its counter and every element; its
  * counter map entry is replaced, in case one survived a restart.  A
  * known sandbox (a policy change) gets the difference, and loses the
- * pins of ports its new policy does not name.  One batch.
+ * pins of ports its new policy does not name and those of special
+ * ground no allow cidr holds any more.  One batch.
  */
 static int
 dp_build_sandbox(struct dp *dp, void *arg)
@@ -365,7 +388,8 @@ dp_build_sandbox(struct dp *dp, void *arg)
 		    diff, n);
 		n = 0;
 		RB_FOREACH(pin, dp_pins, &old->pins)
-			if (!dp_pin_named(p->names, p->nnames, &pin->e))
+			if (!dp_pin_named(p->names, p->nnames, &pin->e) ||
+			    dp_pin_blocked(p->cidrs, p->ncidrs, &pin->e))
 				diff[n++] = pin->e;
 		rc |= dp_put_dels(dp, diff, n, DP_ASK);
 	}
@@ -395,24 +419,29 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	struct dp_sbx	*old, *sbx = NULL;
 	struct dp_elems	 es;
 	struct dp_name	*names = NULL;
+	struct conf_prefix *cidrs = NULL;
 	struct dp_put	 put;
-	size_t		 nnames;
+	size_t		 nnames, ncidrs;
 
 	if (dp_policy_elems(ni, pol, rules, nrules, &es) == -1 ||
-	    dp_policy_names(rules, nrules, &names, &nnames) == -1) {
+	    dp_policy_names(rules, nrules, &names, &nnames) == -1 ||
+	    dp_policy_cidrs(rules, nrules, &cidrs, &ncidrs) == -1) {
 		log_warn("%s: %s", __func__, ni->id);
 		free(es.v);
+		free(names);
 		return (-1);
 	}
 	old = dp_sbx_find(dp, ni->ifname);
 	if (old == NULL && (sbx = calloc(1, sizeof(*sbx))) == NULL)
 		goto fail;
-	put = (struct dp_put){ old, ni->ifname, &es, names, nnames };
+	put = (struct dp_put){ old, ni->ifname, &es, names, nnames, cidrs,
+	    ncidrs };
 	if (dp_commit(dp, __func__, dp_build_sandbox, &put) == -1) {
 		log_warn("%s: %s %s", __func__, ni->id, ni->ifname);
 		free(sbx);
 		free(es.v);
 		free(names);
+		free(cidrs);
 		return (-1);
 	}
 	if (old == NULL) {
@@ -424,6 +453,9 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	}
 	free(old->elems);
 	free(old->names);
+	free(old->cidrs);
+	old->cidrs = cidrs;
+	old->ncidrs = ncidrs;
 	old->ident = *ni;
 	strlcpy(old->policy, pol->name, sizeof(old->policy));
 	old->pins_max = pol->pins_max;
@@ -440,6 +472,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	free(sbx);
 	free(es.v);
 	free(names);
+	free(cidrs);
 	return (-1);
 }
 
@@ -570,10 +603,26 @@ dp_pin_named(const struct dp_name *names, size_t nnames,
 	return (0);
 }
 
+/*
+ * The special-purpose range (lib/addrclass.c) a pin's address is in,
+ * unless an allow cidr of the policy holds it: NULL if it may be
+ * pinned.  dnspind filters answers so already; this holds even if it
+ * were made to ask.
+ */
+static const struct addrclass_range *
+dp_pin_blocked(const struct conf_prefix *cidrs, size_t ncidrs,
+    const struct dp_elem *e)
+{
+	int	 af = e->set == DS_PIN4 ? AF_INET : AF_INET6;
+
+	return (addrclass_blocked(af, e->key + DP_IFLEN, cidrs, ncidrs));
+}
+
 static int
 dp_pin_allowed(const struct dp_sbx *sbx, const struct dp_elem *e)
 {
-	return (dp_pin_named(sbx->names, sbx->nnames, e));
+	return (dp_pin_named(sbx->names, sbx->nnames, e) &&
+	    dp_pin_blocked(sbx->cidrs, sbx->ncidrs, e) == NULL);
 }
 
 static int
@@ -795,8 +844,9 @@ static int
 dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
     struct dp_elem *v)
 {
-	struct dp_sbx	*sbx;
-	size_t		 i;
+	const struct addrclass_range	*ar;
+	struct dp_sbx			*sbx;
+	size_t				 i;
 
 	if ((sbx = dp_sbx_find(dp, g->ifname)) == NULL) {
 		log_warnx("%s: %s: no such sandbox", __func__, g->ifname);
@@ -808,9 +858,16 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 			    g->ifname, i);
 			return (EINVAL);
 		}
-		if (!dp_pin_allowed(sbx, &v[i])) {
+		if (!dp_pin_named(sbx->names, sbx->nnames, &v[i])) {
 			log_warnx("%s: %s: pin %zu: port not allowed by name",
 			    __func__, g->ifname, i);
+			return (EPERM);
+		}
+		if ((ar = dp_pin_blocked(sbx->cidrs, sbx->ncidrs,
+		    &v[i])) != NULL) {
+			log_warnx("%s: %s: pin %zu: %s address, no allow "
+			    "cidr of the policy holds it", __func__,
+			    g->ifname, i, ar->name);
 			return (EPERM);
 		}
 	}

@@ -121,6 +121,13 @@ enum nft_kind {
 	NK_OBJ		/* struct nftnl_obj */
 };
 struct nft_sock	*nft_sock_open(void);
+struct nft_sock	*nft_sock_owner(void);
+int		 nft_owner_adopt(int);
+uint32_t	 nft_table_flags(void);
+struct nft_sock	*nft_sock_default(void);
+
+/* hostfw.c: the host's other filters that drop by policy */
+void		 hostfw_start(void);
 void		 nft_sock_close(struct nft_sock *);
 struct nft_batch *nft_batch_new(struct nft_sock *);
 void		 nft_batch_free(struct nft_batch *);

@@ -27,6 +27,11 @@
 #include "log.h"
 #include "netd.h"
 
+/* Newer than Debian 12's headers. */
+#ifndef NFT_TABLE_F_PERSIST
+#define NFT_TABLE_F_PERSIST	0x4
+#endif
+
 /* The most one command may take; element lists are split to fit. */
 #define NFT_CMD_ROOM	16384
 /* A batch is sent in one sendmsg; nl_sockopts() raised the limit. */
@@ -52,19 +57,36 @@ static struct nft_sock	*nft_default;
 static struct kfeat_nft	 nft_kf;
 static int		 nft_kf_probed;
 static int		 nft_kf_without_destroy;
+static int		 nft_kf_without_owner;
+static int		 nft_owner_fd = -1;
 
 /*
- * Testing: behave as on a kernel without the feature (nft-destroy: one
- * before Linux 6.3), whatever this one has.  Before the first batch.
+ * Testing: behave as on a kernel without the features (nft-destroy: one
+ * before Linux 6.3; nft-owner: before 5.12, no owned table), whatever
+ * this one has; a comma-separated list.  Before the first batch.
  */
 int
-nft_without(const char *feature)
+nft_without(const char *features)
 {
-	if (strcmp(feature, "nft-destroy") != 0) {
+	char	 buf[64], *f, *p;
+	int	 destroy = 0, owner = 0;
+
+	if (strlcpy(buf, features, sizeof(buf)) >= sizeof(buf)) {
 		errno = EINVAL;
 		return (-1);
 	}
-	nft_kf_without_destroy = 1;
+	for (p = buf; (f = strsep(&p, ",")) != NULL; ) {
+		if (strcmp(f, "nft-destroy") == 0)
+			destroy = 1;
+		else if (strcmp(f, "nft-owner") == 0)
+			owner = 1;
+		else {
+			errno = EINVAL;
+			return (-1);
+		}
+	}
+	nft_kf_without_destroy |= destroy;
+	nft_kf_without_owner |= owner;
 	return (0);
 }
 
@@ -85,6 +107,11 @@ nft_caps(void)
 		    __func__);
 	if (nft_kf_without_destroy)
 		nft_kf.destroy = KF_NO;
+	if (nft_kf_without_owner) {
+		log_info("%s: table inet %s not owned (-x nft-owner)",
+		    __func__, NETD_TABLE);
+		nft_kf.owner = nft_kf.persist = KF_NO;
+	}
 	log_debug("%s: destroy %d, table owner %d, table persist %d",
 	    __func__, nft_kf.destroy, nft_kf.owner, nft_kf.persist);
 	return (&nft_kf);
@@ -94,6 +121,86 @@ int
 nft_has_destroy(void)
 {
 	return (nft_caps()->destroy == KF_YES);
+}
+
+/*
+ * The flags of table inet sandboxd.  Owned, only the socket that made
+ * it may change or delete it and `nft flush ruleset` passes it by; it
+ * goes when that socket closes, unless persist (Linux 6.9) keeps it,
+ * orphaned, for the next owner to claim.
+ */
+uint32_t
+nft_table_flags(void)
+{
+	uint32_t	 flags = 0;
+
+	if (nft_caps()->owner == KF_YES)
+		flags |= NFT_TABLE_F_OWNER;
+	if (flags && nft_caps()->persist == KF_YES)
+		flags |= NFT_TABLE_F_PERSIST;
+	return (flags);
+}
+
+/*
+ * The socket the master opened and keeps (fd, passed at exec), so that
+ * the table outlives netd: netd programs through it or the kernel
+ * refuses.  Not a netfilter netlink socket: -1.
+ */
+int
+nft_owner_adopt(int fd)
+{
+	int		 dom = 0, proto = 0;
+	socklen_t	 len = sizeof(dom);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) == -1 ||
+	    (len = sizeof(proto), getsockopt(fd, SOL_SOCKET, SO_PROTOCOL,
+	    &proto, &len)) == -1)
+		return (-1);
+	if (dom != AF_NETLINK || proto != NETLINK_NETFILTER) {
+		errno = EPROTOTYPE;
+		return (-1);
+	}
+	nft_owner_fd = fd;
+	return (0);
+}
+
+/* What a netd killed mid-batch left unread would pass for our replies. */
+static void
+nft_sock_drain(struct nft_sock *ns)
+{
+	char	 buf[8192];
+	int	 n = 0;
+
+	while (recv(mnl_socket_get_fd(ns->nl), buf, sizeof(buf),
+	    MSG_DONTWAIT) > 0 || errno == EINTR)
+		n++;
+	if (n > 0)
+		log_info("%s: %d stale replies dropped", __func__, n);
+}
+
+/* The owning socket: the master's if it passed one, else our own. */
+struct nft_sock *
+nft_sock_owner(void)
+{
+	struct nft_sock	*ns;
+
+	if (nft_owner_fd == -1)
+		return (nft_sock_open());
+	if ((ns = calloc(1, sizeof(*ns))) == NULL)
+		return (NULL);
+	if ((ns->nl = mnl_socket_fdopen(nft_owner_fd)) == NULL) {
+		log_warn("%s: mnl_socket_fdopen", __func__);
+		free(ns);
+		return (NULL);
+	}
+	nft_owner_fd = -1;
+	nft_sock_drain(ns);
+	nl_sockopts(mnl_socket_get_fd(ns->nl));
+	ns->portid = mnl_socket_get_portid(ns->nl);
+	ns->seq = time(NULL);
+	log_debug("%s: the master's socket, port id %u", __func__,
+	    ns->portid);
+	return (ns);
 }
 
 struct nft_sock *
@@ -498,6 +605,13 @@ nft_generation(void)
 	if (nft_query(nft_default, nlh, nft_gen_cb, &id) == -1)
 		fatal("%s: nf_tables", __func__);
 	return (id);
+}
+
+/* netd's own socket, for queries of anything but our table. */
+struct nft_sock *
+nft_sock_default(void)
+{
+	return (nft_default);
 }
 
 void

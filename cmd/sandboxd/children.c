@@ -55,7 +55,7 @@ child_spawn(struct child *c)
 	if (proc_exec_path(c->spec->name, path, sizeof(path)) == -1)
 		fatal("%s: cannot find %s", __func__, c->spec->name);
 	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose,
-	    sbx->without, &fd);
+	    sbx->without, c->id == PROC_NETD ? sbx->nft_fd : -1, &fd);
 	if (c->pid == -1)
 		fatal("%s: start %s", __func__, c->spec->name);
 	imsgev_init(&c->iev, fd, child_dispatch, c);
@@ -304,6 +304,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
 	    type == IMSG_DNS_SANDBOX_GONE))
 		return (relay_dns(imsg));
+	if (c->id == PROC_NETD && type == IMSG_NET_HOSTFW)
+		return (relay_net_hostfw(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
 	    type == IMSG_CTL_NET_PINS ||

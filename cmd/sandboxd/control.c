@@ -290,6 +290,9 @@ control_status(struct ctl_conn *c, const char *corr)
 		imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
 		    sizeof(ps));
 	}
+	if (sbx->hostfw.text[0] != '\0')
+		imsgev_compose(&c->iev, IMSG_CTL_HOSTFW, 0, 0, -1,
+		    &sbx->hostfw, sizeof(sbx->hostfw));
 	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }

@@ -228,6 +228,21 @@ sandboxd_kernel(void)
 		    sbx->without);
 }
 
+/* -x: nft-destroy and nft-owner, alone or as "nft-destroy,nft-owner". */
+static int
+without_valid(const char *list)
+{
+	char	 buf[64], *f, *p;
+
+	if (strlcpy(buf, list, sizeof(buf)) >= sizeof(buf))
+		return (0);
+	for (p = buf; (f = strsep(&p, ",")) != NULL; )
+		if (strcmp(f, "nft-destroy") != 0 &&
+		    strcmp(f, "nft-owner") != 0)
+			return (0);
+	return (1);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -260,8 +275,8 @@ main(int argc, char *argv[])
 			sbx->verbose++;
 			break;
 		case 'x':
-			/* The only feature a child can do without today. */
-			if (strcmp(optarg, "nft-destroy") != 0)
+			/* Only netd's features, a comma-separated list. */
+			if (!without_valid(optarg))
 				errx(1, "-x %s: unknown kernel feature",
 				    optarg);
 			sbx->without = optarg;
@@ -301,6 +316,7 @@ main(int argc, char *argv[])
 	control_listen();
 	notify_init();
 	resolver_open(&sbx->conf->global);
+	sbx->nft_fd = nftown_open();
 	children_start();
 	watchdog_init();
 	/* Declared services wait for the children, then start once. */

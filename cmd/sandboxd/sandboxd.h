@@ -58,6 +58,8 @@ struct sandboxd {
 	int			 debug;
 	int			 verbose;
 	const char		*without;	/* -x: testing only */
+	int			 nft_fd;	/* owns table inet sandboxd */
+	struct net_hostfw	 hostfw;	/* netd's latest finding */
 	int			 shutting_down;
 	uint64_t		 generation;
 	time_t			 started;
@@ -90,6 +92,9 @@ void	 watchdog_init(void);
 void	 watchdog_reset(struct child *);
 int	 watchdog_pong(struct child *, struct imsg *);
 
+/* nftown.c */
+int	 nftown_open(void);
+
 /* children.c */
 void	 children_start(void);
 void	 children_reap(void);
@@ -119,6 +124,7 @@ void	 resolver_send(void);
 /* relay_net.c */
 int	 relay_net(struct imsg *);
 int	 relay_net_reply(struct imsg *);
+int	 relay_net_hostfw(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);

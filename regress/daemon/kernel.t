@@ -50,12 +50,16 @@ check "-x with an unknown feature is refused" \
 check "and named" grep -q -- "-x bogus: unknown kernel feature" "$T/err3"
 check "-x nft-destroy is taken" \
     "$SANDBOXD" -n -x nft-destroy -f "$T/sandboxd.conf"
+check "-x nft-destroy,nft-owner too" \
+    "$SANDBOXD" -n -x nft-destroy,nft-owner -f "$T/sandboxd.conf"
+check "and not with a bogus one in the list" \
+    fails "$SANDBOXD" -n -x nft-owner,bogus -f "$T/sandboxd.conf" 2>/dev/null
 
 # At start, one log line per feature -nv calls missing.
 check "the suite starts" suite_start
 missing=$(grep -c -E '^  [a-z-]+ +no$' "$T/err")
-# memfd-noexec-seal and so-passrights are unused; owner and persist too.
-unused=$(grep -c -E '^  (memfd-noexec-seal|so-passrights|nft-table-owner|nft-table-persist) +no$' "$T/err")
+# memfd-noexec-seal and so-passrights are unused.
+unused=$(grep -c -E '^  (memfd-noexec-seal|so-passrights) +no$' "$T/err")
 is "$(grep -c 'sandboxd.*kernel .* has no ' "$LOG")" "$((missing - unused))" \
     "the master logged each degradation once"
 check "the suite stops" suite_stop

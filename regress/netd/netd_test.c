@@ -7,7 +7,8 @@
  *	netd_test selftest			identity unit tests, TAP
  *	netd_test serve SOCK [key=value...]	the library behind SOCK
  *	    subnet=A/N prefix=P resolver=A uplink=IF
- *	    without=nft-destroy (as netd -x: the pre-6.3 deletions)
+ *	    without=nft-destroy,nft-owner (as netd -x: the pre-6.3 deletions,
+ *	    a table not owned)
  *	netd_test -s SOCK command [args...]	one command to the server
  *	netd_test bench [dp|link] [iters=K] [without=F] N...
  *						add+del time at N live
