@@ -113,16 +113,28 @@ fuzz: deps
 		$B/fuzz/$$f -max_total_time=${FUZZ_SECONDS} \
 		    $B/fuzz/corpus-$$f || exit 1; done
 
+# regress/host/guest/ runs only inside the VM (make test-host); the
+# host-side tests beside it, regress/host/*.t, run here too.
+TESTS=		$(filter-out regress/host/,$(wildcard regress/*/)) \
+		$(wildcard regress/host/*.t)
+
 test: deps
 	${MAKE} all
-	prove -r regress/
+	prove -r ${TESTS}
+
+# The VM tier: a Debian 12 guest (systemd, cgroup v2, Debian's kernel),
+# built once and cached; see regress/host/vm-run.
+test-host:
+	@sh regress/lib/install-deps.sh host
+	${MAKE} all
+	sh regress/host/test-host.sh
 
 asan: deps
 	${MAKE} B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined \
 	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 	    -DSANDBOXD_ASAN -Wno-format-overflow" LDFLAGS="-fsanitize=address,undefined" \
 	    CTL_LDFLAGS= all
-	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r regress/
+	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r ${TESTS}
 
 # The compat corpus alone: workloads bare and under sandboxd (issue 15).
 compat: deps
@@ -154,18 +166,32 @@ install: all
 	install -m 0644 man/*.8 ${DESTDIR}${MANDIR}/man8/
 	[ -e ${DESTDIR}${SYSCONFDIR}/sandboxd.conf ] || \
 	    install -m 0644 etc/sandboxd.conf ${DESTDIR}${SYSCONFDIR}/
-	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.service > \
-	    ${DESTDIR}/lib/systemd/system/sandboxd.service
+	sed -e 's|@SBINDIR@|${SBINDIR}|g' -e 's|@BINDIR@|${BINDIR}|g' \
+	    rc/sandboxd.service > ${DESTDIR}/lib/systemd/system/sandboxd.service
 	install -m 0644 rc/sandboxd.sysusers \
 	    ${DESTDIR}/usr/lib/sysusers.d/sandboxd.conf
 	install -m 0644 rc/sandboxd.tmpfiles \
 	    ${DESTDIR}/usr/lib/tmpfiles.d/sandboxd.conf
-	sed 's|@SBINDIR@|${SBINDIR}|g' rc/sandboxd.init > \
-	    ${DESTDIR}/etc/init.d/sandboxd
+	sed -e 's|@SBINDIR@|${SBINDIR}|g' -e 's|@BINDIR@|${BINDIR}|g' \
+	    rc/sandboxd.init > ${DESTDIR}/etc/init.d/sandboxd
 	chmod 0755 ${DESTDIR}/etc/init.d/sandboxd
 	[ -n "${DESTDIR}" ] || sh rc/sandboxd-users.sh
+
+# The config, the users and the state directory stay (README).
+uninstall:
+	rm -f ${DESTDIR}${SBINDIR}/sandboxd ${DESTDIR}${BINDIR}/sandboxctl
+	for p in netd envd runnerd dnspind; do \
+		rm -f ${DESTDIR}${LIBEXECDIR}/$$p; done
+	-rmdir ${DESTDIR}${LIBEXECDIR}
+	for m in man/*.[58]; do \
+		rm -f ${DESTDIR}${MANDIR}/man$${m##*.}/$${m#man/}; done
+	rm -f ${DESTDIR}/lib/systemd/system/sandboxd.service \
+	    ${DESTDIR}/usr/lib/sysusers.d/sandboxd.conf \
+	    ${DESTDIR}/usr/lib/tmpfiles.d/sandboxd.conf \
+	    ${DESTDIR}/etc/init.d/sandboxd
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps bench-deps test asan compat lint demo bench fuzz install clean
+.PHONY: all deps bench-deps test test-host asan compat lint demo bench fuzz \
+	install uninstall clean

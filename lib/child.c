@@ -3,6 +3,7 @@
  * seccomp filter, then serve the master on fd 3.  Nothing is read from
  * the master before the drop is complete.
  */
+#include <err.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,6 +70,23 @@ child_reconf(struct imsg *imsg)
 	    sizeof(ack));
 }
 
+/* The master's liveness check: answered at once from the event loop. */
+static void
+child_pong(struct imsg *imsg)
+{
+	struct proc_ping	 ping;
+	struct proc_pong	 pong;
+
+	if (imsg_get_data(imsg, &ping, sizeof(ping)) == -1)
+		fatalx("%s: bad IMSG_PROC_PING", __func__);
+	memset(&pong, 0, sizeof(pong));
+	pong.seq = ping.seq;
+	if (ops->load != NULL)
+		pong.load = ops->load();
+	imsgev_compose(&iev_main, IMSG_PROC_PONG, 0, 0, -1, &pong,
+	    sizeof(pong));
+}
+
 static void
 child_dispatch_imsg(struct imsg *imsg)
 {
@@ -90,6 +108,9 @@ child_dispatch_imsg(struct imsg *imsg)
 		if (imsg_get_data(imsg, &verbose, sizeof(verbose)) == -1)
 			fatalx("%s: bad IMSG_LOG_VERBOSE", __func__);
 		log_setverbose(verbose);
+		break;
+	case IMSG_PROC_PING:
+		child_pong(imsg);
 		break;
 	default:
 		if (ops->dispatch_main == NULL ||
@@ -145,16 +166,22 @@ child_main(int argc, char *argv[], const struct child_ops *o)
 	int			 ch, debug = 0, verbose = 0;
 
 	ops = o;
-	while ((ch = getopt(argc, argv, "dv")) != -1) {
+	while ((ch = getopt(argc, argv, "dvx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
+			break;
+		case 'x':
+			if (ops->without != NULL && ops->without(optarg) == -1)
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
 			break;
 		case 'v':
 			verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dv]\n", ops->name);
+			fprintf(stderr, "usage: %s [-dv] [-x feature]\n",
+			    ops->name);
 			exit(1);
 		}
 	}

@@ -2,6 +2,8 @@
 #ifndef SANDBOXD_CHILD_H
 #define SANDBOXD_CHILD_H
 
+#include <stdint.h>
+
 #include "conf.h"
 #include "imsgev.h"
 
@@ -16,8 +18,15 @@ struct child_ops {
 	void		(*conf_apply)(struct sandboxd_conf *);
 	/* On SIGTERM, before exit: leave nothing behind (may be NULL). */
 	void		(*shutdown)(void);
+	/*
+	 * -x feature (testing): do without a kernel feature; -1 if the
+	 * name is unknown.  NULL: no feature of this child's.
+	 */
+	int		(*without)(const char *);
 	/* Any other message from the master; -1 if unknown. */
 	int		(*dispatch_main)(struct imsg *);
+	/* What the master's STATUS line counts, for its pings (may be NULL). */
+	uint32_t	(*load)(void);
 };
 
 __attribute__((noreturn))

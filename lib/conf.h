@@ -100,6 +100,8 @@ struct policy_msg {
 	uint32_t	restart_max;	/* restarts within the window, 5 */
 	uint32_t	restart_window;	/* seconds, 600 */
 	uint32_t	watchdog;	/* seconds, 0 = none */
+	/* network { pins N }: live DNS pins a sandbox may hold */
+	uint32_t	pins_max;	/* CONF_PINS_DEFAULT */
 };
 
 enum policy_restart {
@@ -109,6 +111,8 @@ enum policy_restart {
 };
 
 #define CONF_RESTART_MAX	100
+#define CONF_PINS_DEFAULT	4096
+#define CONF_PINS_MAX		1048576	/* the kernel's sets are shared */
 #define CONF_SERVICE_ARGS	4096	/* a service's argv, NUL-separated */
 #define CONF_SERVICES_MAX	64
 
@@ -257,6 +261,7 @@ int			 conf_valid_envkey(const char *);
 
 /* parse.y */
 struct sandboxd_conf	*parse_config(const char *, int);
+void			 parse_config_error(char *, size_t);
 /* printconf.c */
 void			 print_config(struct sandboxd_conf *);
 

@@ -1,4 +1,13 @@
-/* Logging to stderr (foreground) or syslog, OpenBSD log.c style. */
+/*
+ * Logging to stderr (foreground) or syslog, OpenBSD log.c style.  A
+ * foreground daemon whose stderr is the journal's stream (systemd sets
+ * $JOURNAL_STREAM to its device:inode) prefixes each line with its
+ * priority, "<3>", as sd-daemon(3) describes, so that the journal
+ * keeps it.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,11 +23,40 @@ static int	 debug;
 static int	 verbose;
 static const char *procname = "sandboxd";
 static char	 corr[64];
+static int	 journal;		/* stderr is the journal's stream */
+static char	 journal_env[64];	/* JOURNAL_STREAM=, for children */
+
+/* Is stderr the very stream $JOURNAL_STREAM names? */
+static int
+log_journal_stderr(void)
+{
+	const char		*s = getenv("JOURNAL_STREAM");
+	struct stat		 st;
+	unsigned long long	 dev, ino;
+	char			 end;
+
+	if (s == NULL || sscanf(s, "%llu:%llu%c", &dev, &ino, &end) != 2 ||
+	    fstat(STDERR_FILENO, &st) == -1)
+		return (0);
+	if ((unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino)
+		return (0);
+	snprintf(journal_env, sizeof(journal_env), "JOURNAL_STREAM=%s", s);
+	return (1);
+}
+
+/* "JOURNAL_STREAM=dev:ino" if our stderr is the journal's, else NULL. */
+char *
+log_journal_env(void)
+{
+	return (journal ? journal_env : NULL);
+}
 
 void
 log_init(int n_debug, int facility)
 {
 	debug = n_debug;
+	journal = debug && log_journal_stderr();
 	tzset();
 	if (!debug)
 		/* LOG_NDELAY: connect now, before any chroot hides /dev/log. */
@@ -62,18 +100,21 @@ log_getcorr(void)
 void
 vlog(int pri, const char *fmt, va_list ap)
 {
-	char	 msg[2048];
-	int	 saved_errno = errno;
+	char	 msg[2048], line[2200], prefix[8];
+	int	 saved_errno = errno, n;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	snprintf(prefix, sizeof(prefix), "<%d>", LOG_PRI(pri));
 	if (debug) {
-		if (corr[0] != '\0')
-			fprintf(stderr, "%s[%d]: %s corr=%s\n", procname,
-			    (int)getpid(), msg, corr);
-		else
-			fprintf(stderr, "%s[%d]: %s\n", procname,
-			    (int)getpid(), msg);
+		/* One write: the children share this stderr. */
+		n = snprintf(line, sizeof(line), "%s%s[%d]: %s%s%s\n",
+		    journal ? prefix : "", procname, (int)getpid(), msg,
+		    corr[0] != '\0' ? " corr=" : "", corr);
+		if (n >= (int)sizeof(line))
+			n = sizeof(line) - 1;
 		fflush(stderr);
+		if (n > 0)
+			(void)write(STDERR_FILENO, line, n);
 	} else if (corr[0] != '\0')
 		syslog(pri, "%s: %s corr=%s", procname, msg, corr);
 	else

@@ -6,6 +6,9 @@
 /* debug: log to stderr instead of syslog; verbose: also log_debug. */
 void	log_init(int debug, int facility);
 void	log_procinit(const char *procname);
+/* "JOURNAL_STREAM=..." for a child's environment when stderr is the
+ * journal's (then lines carry "<N>" priority prefixes), else NULL. */
+char	*log_journal_env(void);
 void	log_setverbose(int);
 int	log_getverbose(void);
 /* A correlation id added to every line until cleared with NULL. */

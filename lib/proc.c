@@ -76,15 +76,19 @@ proc_exec_path(const char *name, char *buf, size_t len)
 
 static void
 proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
-    int debug, int verbose)
+    int keepfd, int debug, int verbose, const char *without)
 {
-	char		*argv[8], *empty_env[] = { NULL };
+	char		*argv[10], *min_env[] = { NULL, NULL };
 	int		 argc = 0, devnull;
 	sigset_t	 set;
 	extern char	**environ;
 
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
+	/* Out of the way of the dup2s below. */
+	if (keepfd != -1 && (keepfd = fcntl(keepfd, F_DUPFD_CLOEXEC,
+	    PROC_KEEP_FD + 1)) == -1)
+		fatal("%s: fcntl", __func__);
 	if (fd != PROC_PARENT_FD) {
 		if (dup2(fd, PROC_PARENT_FD) == -1)
 			fatal("%s: dup2", __func__);
@@ -93,22 +97,31 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 	if ((devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1 ||
 	    dup2(devnull, STDIN_FILENO) == -1)
 		fatal("%s: /dev/null", __func__);
-	/* Nothing but stdio and the socketpair crosses the exec. */
-	if (close_range(PROC_PARENT_FD + 1, ~0U, 0) == -1)
+	if (keepfd != -1 && dup2(keepfd, PROC_KEEP_FD) == -1)
+		fatal("%s: dup2", __func__);
+	/* Nothing but stdio, the socketpair and keepfd crosses the exec. */
+	if (close_range(keepfd != -1 ? PROC_KEEP_FD + 1 : PROC_PARENT_FD + 1,
+	    ~0U, 0) == -1)
 		fatal("%s: close_range", __func__);
 	argv[argc++] = (char *)ps->name;
 	if (debug)
 		argv[argc++] = "-d";
-	while (verbose-- > 0 && argc < 7)
+	if (without != NULL) {
+		argv[argc++] = "-x";
+		argv[argc++] = (char *)without;
+	}
+	while (verbose-- > 0 && argc < 9)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
-	execve(path, argv, ps->keepenv ? environ : empty_env);
+	/* Only where its stderr goes, so the journal gets priorities. */
+	min_env[0] = log_journal_env();
+	execve(path, argv, ps->keepenv ? environ : min_env);
 	fatal("%s: exec %s", __func__, path);
 }
 
 pid_t
 proc_start(const struct proc_spec *ps, const char *path, int debug,
-    int verbose, int *fdp)
+    int verbose, const char *without, int keepfd, int *fdp)
 {
 	int	 sp[2];
 	pid_t	 pid;
@@ -126,7 +139,8 @@ proc_start(const struct proc_spec *ps, const char *path, int debug,
 		/* The child blocks on its end; the master never does. */
 		if (fcntl(sp[1], F_SETFL, 0) == -1)
 			fatal("%s: fcntl", __func__);
-		proc_child_exec(ps, path, sp[1], debug, verbose);
+		proc_child_exec(ps, path, sp[1], keepfd, debug, verbose,
+		    without);
 		/* NOTREACHED */
 	}
 	close(sp[1]);

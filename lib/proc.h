@@ -7,6 +7,7 @@
 
 #define PROC_CHROOT		"/var/empty"
 #define PROC_PARENT_FD		3	/* a child's end of its socketpair */
+#define PROC_KEEP_FD		4	/* netd: the master's nf_tables socket */
 
 /* Which parts of the config a child is sent. */
 #define CONF_PART_NET		0x01	/* net rules */
@@ -40,7 +41,10 @@ const struct proc_spec	*proc_spec_find(const char *);
 /* Find the program beside or below the running master. */
 int	 proc_exec_path(const char *, char *, size_t);
 /* Fork and exec a child; *fd is the master's end (nonblocking). */
-pid_t	 proc_start(const struct proc_spec *, const char *, int, int, int *);
+/* without: NULL, or a kernel feature to do without (-x, testing). */
+/* keepfd: -1, or an fd the child gets as PROC_KEEP_FD. */
+pid_t	 proc_start(const struct proc_spec *, const char *, int, int,
+	    const char *, int, int *);
 
 /* privdrop.c: chroot, ids, capabilities, NO_NEW_PRIVS; fatal on failure. */
 void	 priv_drop(const struct proc_spec *);

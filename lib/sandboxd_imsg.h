@@ -42,6 +42,8 @@ enum imsg_type {
 	IMSG_CTL_NET_PINS,		/* struct sbx_net_pins */
 	/* master -> sandboxctl: service rows; attach: two CTL_STDIO */
 	IMSG_CTL_SERVICE_INFO,		/* struct svc_info */
+	/* master -> sandboxctl, in status: what netd found */
+	IMSG_CTL_HOSTFW,		/* struct net_hostfw */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -74,6 +76,10 @@ enum imsg_type {
 	IMSG_LOG_VERBOSE = 300,		/* int */
 	/* child -> master, once privileges are dropped */
 	IMSG_PROC_READY,		/* no payload */
+	/* master -> child: are you there?  Only under a service manager */
+	IMSG_PROC_PING,			/* struct proc_ping */
+	/* child -> master, at once */
+	IMSG_PROC_PONG,			/* struct proc_pong */
 
 	/* runnerd -> envd, checked and relayed by the master */
 	IMSG_ENV_SANDBOX = 350,		/* struct env_sandbox + listening fd */
@@ -103,6 +109,8 @@ enum imsg_type {
 	/* master -> runnerd, no payload */
 	IMSG_NET_UP,			/* netd or runnerd (re)started: sync */
 	IMSG_NET_DOWN,			/* netd gone: pending setups fail */
+	/* netd -> master: the host's other filters, at start, on change */
+	IMSG_NET_HOSTFW,		/* struct net_hostfw */
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */
@@ -141,6 +149,11 @@ enum seccomp_mode {
 	SECCOMP_MODE_NONE = 0,
 	SECCOMP_MODE_STRICT_ = 1,
 	SECCOMP_MODE_FILTER_ = 2
+};
+
+/* A base chain of another table that drops by policy; "" none. */
+struct net_hostfw {
+	char		text[CTL_MSG_SIZE];	/* NUL-terminated */
 };
 
 struct ctl_proc_status {
@@ -585,6 +598,17 @@ struct reconf_done {
 	uint64_t	generation;
 	uint32_t	policies;
 	uint32_t	rules;
+};
+
+/* The master's liveness check of a child (cmd/sandboxd/watchdog.c). */
+struct proc_ping {
+	uint64_t	seq;
+};
+
+struct proc_pong {
+	uint64_t	seq;		/* the ping's */
+	uint32_t	load;		/* runnerd: live sandboxes; others 0 */
+	uint32_t	pad;
 };
 
 #endif

@@ -6,17 +6,34 @@
  */
 #include <arpa/inet.h>
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "child.h"
 #include "log.h"
 #include "netd.h"
+#include "proc.h"
 #include "serve.h"
 
 static struct sandboxd_conf	*netd_conf;
 static struct netd		*netd;
 static struct netd_params	 netd_params;
+
+/* The master's nf_tables socket, if it passed one (PROC_KEEP_FD). */
+static void
+netd_preinit(void)
+{
+	if (fcntl(PROC_KEEP_FD, F_GETFD) == -1) {
+		log_warnx("%s: no nf_tables socket from the master: table "
+		    "inet %s goes with netd", __func__, NETD_TABLE);
+		return;
+	}
+	if (nft_owner_adopt(PROC_KEEP_FD) == -1)
+		fatal("%s: fd %d", __func__, PROC_KEEP_FD);
+	if (fcntl(PROC_KEEP_FD, F_SETFD, FD_CLOEXEC) == -1)
+		fatal("%s: fcntl", __func__);
+}
 
 static void
 netd_init(void)
@@ -46,6 +63,7 @@ netd_conf_apply(struct sandboxd_conf *conf)
 		netd_params = p;
 		log_info("table inet %s ready: subnet %s/%u", NETD_TABLE,
 		    inet_ntoa(p.subnet), p.subnet_len);
+		hostfw_start();
 	} else if (memcmp(&p, &netd_params, sizeof(p)) != 0)
 		log_warnx("%s: subnet, interface-prefix, resolver and uplink "
 		    "changes take effect when netd restarts", __func__);
@@ -73,9 +91,11 @@ netd_shutdown(void)
 static const struct child_ops netd_ops = {
 	.name = "netd",
 	.fdpass = 1,
+	.preinit = netd_preinit,
 	.init = netd_init,
 	.shutdown = netd_shutdown,
 	.conf_apply = netd_conf_apply,
+	.without = nft_without,
 	.dispatch_main = netd_dispatch_main,
 };
 

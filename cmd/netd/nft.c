@@ -23,8 +23,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "kfeat.h"
 #include "log.h"
 #include "netd.h"
+
+/* Newer than Debian 12's headers. */
+#ifndef NFT_TABLE_F_PERSIST
+#define NFT_TABLE_F_PERSIST	0x4
+#endif
 
 /* The most one command may take; element lists are split to fit. */
 #define NFT_CMD_ROOM	16384
@@ -44,9 +50,158 @@ struct nft_batch {
 	size_t			 cur;		/* offset of the open command */
 	size_t			 last;		/* offset of the last command */
 	int			 ncmd;
+	int			 quiet;		/* an errno logged as debug */
 };
 
 static struct nft_sock	*nft_default;
+static struct kfeat_nft	 nft_kf;
+static int		 nft_kf_probed;
+static int		 nft_kf_without_destroy;
+static int		 nft_kf_without_owner;
+static int		 nft_owner_fd = -1;
+
+/*
+ * Testing: behave as on a kernel without the features (nft-destroy: one
+ * before Linux 6.3; nft-owner: before 5.12, no owned table), whatever
+ * this one has; a comma-separated list.  Before the first batch.
+ */
+int
+nft_without(const char *features)
+{
+	char	 buf[64], *f, *p;
+	int	 destroy = 0, owner = 0;
+
+	if (strlcpy(buf, features, sizeof(buf)) >= sizeof(buf)) {
+		errno = EINVAL;
+		return (-1);
+	}
+	for (p = buf; (f = strsep(&p, ",")) != NULL; ) {
+		if (strcmp(f, "nft-destroy") == 0)
+			destroy = 1;
+		else if (strcmp(f, "nft-owner") == 0)
+			owner = 1;
+		else {
+			errno = EINVAL;
+			return (-1);
+		}
+	}
+	nft_kf_without_destroy |= destroy;
+	nft_kf_without_owner |= owner;
+	return (0);
+}
+
+/* What this kernel's nf_tables takes, probed once. */
+const struct kfeat_nft *
+nft_caps(void)
+{
+	if (nft_kf_probed)
+		return (&nft_kf);
+	kfeat_nft_probe(&nft_kf);
+	nft_kf_probed = 1;
+	if (nft_kf.destroy == KF_UNKNOWN)
+		log_warnx("%s: cannot tell whether the kernel has "
+		    "NFT_MSG_DESTROY (%s): doing without", __func__,
+		    strerror(nft_kf.error));
+	if (nft_kf_without_destroy)
+		log_info("%s: NFT_MSG_DESTROY not used (-x nft-destroy)",
+		    __func__);
+	if (nft_kf_without_destroy)
+		nft_kf.destroy = KF_NO;
+	if (nft_kf_without_owner) {
+		log_info("%s: table inet %s not owned (-x nft-owner)",
+		    __func__, NETD_TABLE);
+		nft_kf.owner = nft_kf.persist = KF_NO;
+	}
+	log_debug("%s: destroy %d, table owner %d, table persist %d",
+	    __func__, nft_kf.destroy, nft_kf.owner, nft_kf.persist);
+	return (&nft_kf);
+}
+
+int
+nft_has_destroy(void)
+{
+	return (nft_caps()->destroy == KF_YES);
+}
+
+/*
+ * The flags of table inet sandboxd.  Owned, only the socket that made
+ * it may change or delete it and `nft flush ruleset` passes it by; it
+ * goes when that socket closes, unless persist (Linux 6.9) keeps it,
+ * orphaned, for the next owner to claim.
+ */
+uint32_t
+nft_table_flags(void)
+{
+	uint32_t	 flags = 0;
+
+	if (nft_caps()->owner == KF_YES)
+		flags |= NFT_TABLE_F_OWNER;
+	if (flags && nft_caps()->persist == KF_YES)
+		flags |= NFT_TABLE_F_PERSIST;
+	return (flags);
+}
+
+/*
+ * The socket the master opened and keeps (fd, passed at exec), so that
+ * the table outlives netd: netd programs through it or the kernel
+ * refuses.  Not a netfilter netlink socket: -1.
+ */
+int
+nft_owner_adopt(int fd)
+{
+	int		 dom = 0, proto = 0;
+	socklen_t	 len = sizeof(dom);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) == -1 ||
+	    (len = sizeof(proto), getsockopt(fd, SOL_SOCKET, SO_PROTOCOL,
+	    &proto, &len)) == -1)
+		return (-1);
+	if (dom != AF_NETLINK || proto != NETLINK_NETFILTER) {
+		errno = EPROTOTYPE;
+		return (-1);
+	}
+	nft_owner_fd = fd;
+	return (0);
+}
+
+/* What a netd killed mid-batch left unread would pass for our replies. */
+static void
+nft_sock_drain(struct nft_sock *ns)
+{
+	char	 buf[8192];
+	int	 n = 0;
+
+	while (recv(mnl_socket_get_fd(ns->nl), buf, sizeof(buf),
+	    MSG_DONTWAIT) > 0 || errno == EINTR)
+		n++;
+	if (n > 0)
+		log_info("%s: %d stale replies dropped", __func__, n);
+}
+
+/* The owning socket: the master's if it passed one, else our own. */
+struct nft_sock *
+nft_sock_owner(void)
+{
+	struct nft_sock	*ns;
+
+	if (nft_owner_fd == -1)
+		return (nft_sock_open());
+	if ((ns = calloc(1, sizeof(*ns))) == NULL)
+		return (NULL);
+	if ((ns->nl = mnl_socket_fdopen(nft_owner_fd)) == NULL) {
+		log_warn("%s: mnl_socket_fdopen", __func__);
+		free(ns);
+		return (NULL);
+	}
+	nft_owner_fd = -1;
+	nft_sock_drain(ns);
+	nl_sockopts(mnl_socket_get_fd(ns->nl));
+	ns->portid = mnl_socket_get_portid(ns->nl);
+	ns->seq = time(NULL);
+	log_debug("%s: the master's socket, port id %u", __func__,
+	    ns->portid);
+	return (ns);
+}
 
 struct nft_sock *
 nft_sock_open(void)
@@ -137,6 +292,7 @@ nft_batch_reset(struct nft_batch *b)
 
 	b->len = 0;
 	b->ncmd = 0;
+	b->quiet = 0;
 	nlh = nftnl_batch_begin(b->buf, nft_sock_seq(b->ns));
 	b->len = NLMSG_ALIGN(nlh->nlmsg_len);
 }
@@ -145,6 +301,10 @@ nft_batch_reset(struct nft_batch *b)
 struct nlmsghdr *
 nft_batch_msg(struct nft_batch *b, uint16_t type, uint16_t flags)
 {
+	/* The NFT_MSG_DESTROY* types, 26 to 31, from Linux 6.3 on. */
+	if (type >= 26 && type <= 31 && !nft_has_destroy())
+		fatalx("%s: message type %u on a kernel without it", __func__,
+		    type);
 	if (nft_batch_room(b) == -1)
 		return (NULL);
 	b->cur = b->len;
@@ -240,6 +400,13 @@ nft_batch_size(struct nft_batch *b)
 	return (b->len);
 }
 
+/* Until the next reset, errors err are the caller's to report. */
+void
+nft_batch_quiet(struct nft_batch *b, int err)
+{
+	b->quiet = err;
+}
+
 /* Read what the kernel queued while it ran the batch in our sendmsg. */
 static int
 nft_batch_replies(struct nft_batch *b, uint32_t lastseq, const char *who)
@@ -274,9 +441,15 @@ nft_batch_replies(struct nft_batch *b, uint32_t lastseq, const char *who)
 			}
 			if (err == 0)
 				err = e;
-			log_warnx("%s: %s: command %u: %s%s%s", __func__, who,
-			    nlh->nlmsg_seq - (lastseq - b->ncmd) - 1,
-			    strerror(e), *why ? ": " : "", why);
+			if (e == b->quiet)
+				log_debug("%s: %s: command %u: %s", __func__,
+				    who, nlh->nlmsg_seq - (lastseq - b->ncmd) -
+				    1, strerror(e));
+			else
+				log_warnx("%s: %s: command %u: %s%s%s",
+				    __func__, who, nlh->nlmsg_seq -
+				    (lastseq - b->ncmd) - 1, strerror(e),
+				    *why ? ": " : "", why);
 		}
 	}
 	if (err == 0 && !acked) {
@@ -432,6 +605,13 @@ nft_generation(void)
 	if (nft_query(nft_default, nlh, nft_gen_cb, &id) == -1)
 		fatal("%s: nf_tables", __func__);
 	return (id);
+}
+
+/* netd's own socket, for queries of anything but our table. */
+struct nft_sock *
+nft_sock_default(void)
+{
+	return (nft_default);
 }
 
 void

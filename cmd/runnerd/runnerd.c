@@ -924,6 +924,19 @@ runnerd_shutdown(void)
 	sandbox_shutdown();
 }
 
+/* For the master's STATUS line: sandboxes that are not on their way out. */
+static uint32_t
+runnerd_load(void)
+{
+	struct rsandbox	*rs;
+	uint32_t	 n = 0;
+
+	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
+		if (!rs->retired)
+			n++;
+	return (n);
+}
+
 static const struct child_ops runnerd_ops = {
 	.name = "runnerd",
 	.fdpass = 1,
@@ -931,6 +944,7 @@ static const struct child_ops runnerd_ops = {
 	.shutdown = runnerd_shutdown,
 	.conf_apply = runnerd_conf_apply,
 	.dispatch_main = runnerd_dispatch_main,
+	.load = runnerd_load,
 };
 
 int

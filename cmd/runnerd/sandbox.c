@@ -392,8 +392,18 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 	ca.flags = CLONE_NEWPID | CLONE_PIDFD;
 	ca.pidfd = (uintptr_t)&pidfd;
 	ca.exit_signal = SIGCHLD;
-	if ((pid = syscall(SYS_clone3, &ca, sizeof(ca))) == -1)
-		return (sbx_fail(err, len, "%s: clone3: %s", __func__,
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	/*
+	 * A seccomp filter that checks clone's flags cannot read clone3's
+	 * and answers ENOSYS, as systemd's RestrictNamespaces= does: then
+	 * clone, whose flags it checks (x86-64 order: flags, stack,
+	 * parent_tid, which receives the pidfd, child_tid, tls).
+	 */
+	if (pid == -1 && errno == ENOSYS)
+		pid = syscall(SYS_clone, CLONE_NEWPID | CLONE_PIDFD | SIGCHLD,
+		    NULL, &pidfd, NULL, 0);
+	if (pid == -1)
+		return (sbx_fail(err, len, "%s: clone: %s", __func__,
 		    strerror(errno)));
 	if (pid == 0) {
 		memset(&ia, 0, sizeof(ia));

@@ -77,6 +77,24 @@ show_proc_json(const struct ctl_proc_status *ps, const char *caps)
 	json_decref(o);
 }
 
+/* netd's warning about the host's other filters, after the rows. */
+void
+show_hostfw(const struct net_hostfw *hf)
+{
+	json_t	*o;
+
+	if (!json) {
+		printf("warning: host firewall: %s\n", hf->text);
+		return;
+	}
+	if ((o = json_pack("{s:s, s:s}", "event", "net.hostfw", "problem",
+	    hf->text)) == NULL)
+		return;
+	json_dumpf(o, stdout, JSON_COMPACT);
+	putchar('\n');
+	json_decref(o);
+}
+
 void
 show_proc_status(const struct ctl_proc_status *ps)
 {

@@ -106,6 +106,7 @@ static int
 ctl_reply(struct imsg *imsg, int *rc)
 {
 	struct ctl_proc_status	 ps;
+	struct net_hostfw	 hf;
 	struct ctl_result	 res;
 	struct sbx_exec_start	 st;
 	struct sbx_exec_result	 er;
@@ -127,6 +128,12 @@ ctl_reply(struct imsg *imsg, int *rc)
 		if (ctl_last.stdio[sio.which] != -1)
 			close(ctl_last.stdio[sio.which]);
 		ctl_last.stdio[sio.which] = fd;
+		return (0);
+	case IMSG_CTL_HOSTFW:
+		REPLY_GET(imsg, hf);
+		if (memchr(hf.text, '\0', sizeof(hf.text)) == NULL)
+			errx(1, "malformed status reply");
+		show_hostfw(&hf);
 		return (0);
 	case IMSG_CTL_PROC_STATUS:
 		REPLY_GET(imsg, ps);

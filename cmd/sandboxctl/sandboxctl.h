@@ -29,6 +29,7 @@ int	 cmd_service(struct imsgbuf *, int, char *[]);
 /* output.c */
 void	 show_status_header(void);
 void	 show_proc_status(const struct ctl_proc_status *);
+void	 show_hostfw(const struct net_hostfw *);
 int	 show_result(const struct ctl_result *);
 void	 show_ps_header(void);
 void	 show_sandbox(const struct sbx_info *, const char *);

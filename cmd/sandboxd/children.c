@@ -54,7 +54,8 @@ child_spawn(struct child *c)
 
 	if (proc_exec_path(c->spec->name, path, sizeof(path)) == -1)
 		fatal("%s: cannot find %s", __func__, c->spec->name);
-	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose, &fd);
+	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose,
+	    sbx->without, c->id == PROC_NETD ? sbx->nft_fd : -1, &fd);
 	if (c->pid == -1)
 		fatal("%s: start %s", __func__, c->spec->name);
 	imsgev_init(&c->iev, fd, child_dispatch, c);
@@ -63,6 +64,7 @@ child_spawn(struct child *c)
 	c->iev_open = 1;
 	c->state = PROC_STATE_STARTING;
 	c->started = monotime();
+	watchdog_reset(c);
 	child_send_conf(c);
 	log_debug("%s: %s started, pid %d", __func__, c->spec->name,
 	    (int)c->pid);
@@ -128,6 +130,7 @@ child_schedule_restart(struct child *c)
 		    "seconds; fix the cause and run sandboxctl reload",
 		    __func__, c->spec->name, CHILD_RESTART_MAX,
 		    CHILD_RESTART_WINDOW);
+		notify_child_failed(c);
 		return;
 	}
 	ms = child_backoff_ms(c);
@@ -166,6 +169,9 @@ child_exited(struct child *c, int status)
 		return;
 	c->restarts++;
 	child_schedule_restart(c);
+	/* It owes no confirmation of a reload any more. */
+	reload_check();
+	notify_status();
 }
 
 void
@@ -298,6 +304,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	if (c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
 	    type == IMSG_DNS_SANDBOX_GONE))
 		return (relay_dns(imsg));
+	if (c->id == PROC_NETD && type == IMSG_NET_HOSTFW)
+		return (relay_net_hostfw(imsg));
 	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
 	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
 	    type == IMSG_CTL_NET_PINS ||
@@ -333,11 +341,16 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 			services_runnerd_up();
 		/* With everyone there, services that wait start. */
 		services_kick();
+		notify_children();
 		break;
+	case IMSG_PROC_PONG:
+		return (watchdog_pong(c, imsg));
 	case IMSG_RECONF_DONE:
 		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)
 			return (-1);
 		c->conf_generation = done.generation;
+		reload_check();
+		notify_children();
 		break;
 	default:
 		return (-1);

@@ -44,6 +44,8 @@ struct ctl_conn {
 	enum ctl_rights		 rights;
 	int			 closing;	/* flush, then close */
 	int			 attached;	/* to a service: no timeout */
+	uint64_t		 reload_gen;	/* a reload it waits for */
+	char			 reload_corr[CORR_ID_SIZE];
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -54,6 +56,7 @@ static gid_t			 ctl_gid = (gid_t)-1;
 static struct event		 ev_ctl_accept;
 
 static void	control_dispatch(int, short, void *);
+static void	control_settle(struct ctl_conn *);
 
 int
 control_init(const char *path, const char *group)
@@ -287,6 +290,9 @@ control_status(struct ctl_conn *c, const char *corr)
 		imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
 		    sizeof(ps));
 	}
+	if (sbx->hostfw.text[0] != '\0')
+		imsgev_compose(&c->iev, IMSG_CTL_HOSTFW, 0, 0, -1,
+		    &sbx->hostfw, sizeof(sbx->hostfw));
 	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }
@@ -294,7 +300,8 @@ control_status(struct ctl_conn *c, const char *corr)
 static void
 control_request(struct ctl_conn *c, uint32_t type, struct ctl_request *req)
 {
-	char	 err[CTL_MSG_SIZE];
+	char		 err[CTL_MSG_SIZE];
+	uint64_t	 gen;
 
 	switch (type) {
 	case IMSG_CTL_STATUS:
@@ -303,10 +310,15 @@ control_request(struct ctl_conn *c, uint32_t type, struct ctl_request *req)
 		return;
 	case IMSG_CTL_RELOAD:
 		log_info("control: uid %u: reload", (unsigned int)c->uid);
-		if (sandboxd_reload(req->corr, err, sizeof(err)) == -1)
+		if (reload_start(req->corr, err, sizeof(err), &gen) == -1) {
 			control_reply(c, req->corr, EINVAL, err);
-		else
-			control_reply(c, req->corr, 0, "reloaded");
+			return;
+		}
+		/* Answered once every child has the new config. */
+		c->reload_gen = gen;
+		strlcpy(c->reload_corr, req->corr, sizeof(c->reload_corr));
+		control_settle(c);
+		reload_check();
 		return;
 	case IMSG_CTL_LOG_VERBOSE:
 		log_info("control: uid %u: log %s", (unsigned int)c->uid,
@@ -548,11 +560,11 @@ control_find(uint32_t id)
 	return (NULL);
 }
 
-/* Idle clients are timed out; ones waiting on runnerd are not. */
+/* Idle clients are timed out; ones waiting on a child are not. */
 static void
 control_settle(struct ctl_conn *c)
 {
-	if (c->inflight > 0 || c->attached)
+	if (c->inflight > 0 || c->attached || c->reload_gen != 0)
 		evtimer_del(&c->ev_timeout);
 	else
 		control_arm_timeout(c);
@@ -598,6 +610,21 @@ control_set_attached(uint32_t id, int on)
 		return;
 	c->attached = on;
 	control_settle(c);
+}
+
+/* A reload is over: tell every client that waits for it or before. */
+void
+control_reload_done(uint64_t gen, int error, const char *msg)
+{
+	struct ctl_conn	*c;
+
+	TAILQ_FOREACH(c, &ctl_conns, entry) {
+		if (c->reload_gen == 0 || c->reload_gen > gen)
+			continue;
+		control_reply(c, c->reload_corr, error, msg);
+		c->reload_gen = 0;
+		control_settle(c);
+	}
 }
 
 /* Whatever runnerd owed is lost with it; say so. */

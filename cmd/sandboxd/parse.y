@@ -83,6 +83,7 @@ static char			 lasttext[48];
 static int			 stmtpos, laststmtpos;	/* tokens into it */
 static enum tokkind		 firstkind;	/* of the statement */
 static char			 firsttext[48];
+static char			 firsterror[200];	/* for sandboxctl */
 
 typedef struct {
 	union {
@@ -98,6 +99,8 @@ int		 yylex(void);
 int		 yyerror(const char *, ...)
 		    __attribute__((__format__ (printf, 1, 2)));
 int		 cmdline_symset(char *);
+static void	 parse_warnx(const char *, ...)
+		    __attribute__((__format__ (printf, 1, 2)));
 
 static struct file *pushfile(const char *, char *, size_t);
 static int	 popfile(void);
@@ -141,7 +144,7 @@ static char	*strpool(const char *);
 
 %token	ALLOW BLOCKALL BUDGET CIDR CONTROL CPU DENY EGRESS ENV EXEC EXPOSE
 %token	FILESYSTEM FROM FSIZE GRACE GROUP INBOUND INCLUDE IFPREFIX KEEPFAILED
-%token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR
+%token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR PINS
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
@@ -446,6 +449,10 @@ netopt		: EGRESS DENY {
 			pbegin()->block_all = 1;
 			pcommit(1);
 		}
+		| PINS num32 {
+			pbegin()->pins_max = $2;
+			pcommit(1);
+		}
 		| INBOUND DENY			{ set_inbound(INB_DENY); }
 		| INBOUND ALLOW			{ set_inbound(INB_ANY); }
 		| INBOUND ALLOW FROM { set_inbound(INB_FROM); } fromlist
@@ -627,6 +634,7 @@ static const struct keywords keywords[] = {
 	{ "pids",		PIDS },
 	{ "pin-ceiling",	PINCEILING },
 	{ "pin-floor",		PINFLOOR },
+	{ "pins",		PINS },
 	{ "policy",		POLICY },
 	{ "port",		PORT },
 	{ "prebuild",		PREBUILD },
@@ -681,7 +689,7 @@ syntax_error(void)
 
 	/* At top level a word may begin "name = value". */
 	if (lastkind != TK_ERROR && firstkind == TK_WORD && laststmtpos <= 1) {
-		log_warnx("%s:%d: unknown keyword \"%s\"", f, l, firsttext);
+		parse_warnx("%s:%d: unknown keyword \"%s\"", f, l, firsttext);
 		return;
 	}
 	switch (lastkind) {
@@ -689,27 +697,42 @@ syntax_error(void)
 		break;
 	case TK_KEYWORD:
 		if (laststmtpos == 0)
-			log_warnx("%s:%d: \"%s\" is not allowed here", f, l,
+			parse_warnx("%s:%d: \"%s\" is not allowed here", f, l,
 			    lasttext);
 		else
-			log_warnx("%s:%d: syntax error at \"%s\"", f, l,
+			parse_warnx("%s:%d: syntax error at \"%s\"", f, l,
 			    lasttext);
 		break;
 	case TK_WORD:
 	case TK_QUOTED:
 	case TK_NUMBER:
-		log_warnx("%s:%d: syntax error at \"%s\"", f, l, lasttext);
+		parse_warnx("%s:%d: syntax error at \"%s\"", f, l, lasttext);
 		break;
 	case TK_NEWLINE:
-		log_warnx("%s:%d: syntax error at end of line", f, l);
+		parse_warnx("%s:%d: syntax error at end of line", f, l);
 		break;
 	case TK_EOF:
-		log_warnx("%s:%d: syntax error at end of file", f, l);
+		parse_warnx("%s:%d: syntax error at end of file", f, l);
 		break;
 	case TK_CHAR:
-		log_warnx("%s:%d: syntax error at '%s'", f, l, lasttext);
+		parse_warnx("%s:%d: syntax error at '%s'", f, l, lasttext);
 		break;
 	}
+}
+
+/* Every error is logged; the first is kept for the reload's reply. */
+static void
+parse_warnx(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_warnx("%s", msg);
+	if (firsterror[0] == '\0')
+		strlcpy(firsterror, msg, sizeof(firsterror));
 }
 
 int
@@ -727,7 +750,7 @@ yyerror(const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) == -1)
 		fatalx("%s: vasprintf", __func__);
 	va_end(ap);
-	log_warnx("%s:%d: %s", file->name, yylval.lineno, msg);
+	parse_warnx("%s:%d: %s", file->name, yylval.lineno, msg);
 	free(msg);
 	return (0);
 }
@@ -1752,7 +1775,7 @@ services_check(struct sandboxd_conf *c, const char *topname)
 	TAILQ_FOREACH(s, &c->services, entry)
 		if (s->m.policy[0] != '\0' &&
 		    conf_policy_find(c, s->m.policy) == NULL) {
-			log_warnx("%s: service \"%s\": no such policy \"%s\"",
+			parse_warnx("%s: service \"%s\": no such policy \"%s\"",
 			    topname, s->m.name, s->m.policy);
 			errors++;
 		}
@@ -1974,10 +1997,24 @@ static void
 parse_reset(void)
 {
 	errors = 0;
+	firsterror[0] = '\0';
 	curpol = NULL;
 	curdetached = 0;
 	lastkind = TK_NEWLINE;
 	stmtpos = 0;
+}
+
+/* After a NULL from parse_config: its first error, and how many more. */
+void
+parse_config_error(char *buf, size_t len)
+{
+	if (firsterror[0] == '\0')
+		strlcpy(buf, "the configuration has errors", len);
+	else if (errors > 1)
+		snprintf(buf, len, "%s (and %d more error%s)", firsterror,
+		    errors - 1, errors > 2 ? "s" : "");
+	else
+		strlcpy(buf, firsterror, len);
 }
 
 /* NULL after reporting every error, else a complete config. */
@@ -1993,7 +2030,7 @@ parse_config(const char *filename, int flags)
 		return (NULL);
 	}
 	if ((file = pushfile(filename, err, sizeof(err))) == NULL) {
-		log_warnx("%s: %s", filename, err);
+		parse_warnx("%s: %s", filename, err);
 		conf_free(conf);
 		conf = NULL;
 		return (NULL);

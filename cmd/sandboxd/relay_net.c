@@ -130,6 +130,19 @@ relay_net(struct imsg *imsg)
 	return (0);
 }
 
+/* From netd: the host's other filters, kept for sandboxctl status. */
+int
+relay_net_hostfw(struct imsg *imsg)
+{
+	struct net_hostfw	 hf;
+
+	if (imsg_get_data(imsg, &hf, sizeof(hf)) == -1 ||
+	    memchr(hf.text, '\0', sizeof(hf.text)) == NULL)
+		return (-1);
+	sbx->hostfw = hf;
+	return (0);
+}
+
 /* From netd: setup answers for runnerd, show replies for a client. */
 int
 relay_net_reply(struct imsg *imsg)

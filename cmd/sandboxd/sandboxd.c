@@ -4,6 +4,7 @@
  * control socket.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -20,8 +21,10 @@
 #include <unistd.h>
 
 #include "cgroup_deleg.h"
+#include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
+#include "sdnotify.h"
 
 struct sandboxd		*sbx;
 int			 cmdline_symset(char *);
@@ -35,7 +38,7 @@ usage(void)
 	extern char	*__progname;
 
 	fprintf(stderr, "usage: %s [-dnv] [-D macro=value] [-f file] "
-	    "[-s socket]\n", __progname);
+	    "[-s socket] [-x feature]\n", __progname);
 	exit(1);
 }
 
@@ -80,13 +83,13 @@ sandboxd_check_setup(void)
 }
 
 /* The config and the secrets file it names, or NULL and why. */
-static struct sandboxd_conf *
+struct sandboxd_conf *
 sandboxd_load(const char *corr, char *err, size_t errlen)
 {
 	struct sandboxd_conf	*conf;
 
 	if ((conf = parse_config(sbx->conffile, 0)) == NULL) {
-		snprintf(err, errlen, "%s has errors", sbx->conffile);
+		parse_config_error(err, errlen);
 		return (NULL);
 	}
 	if (secrets_load(conf, err, errlen) == -1) {
@@ -99,36 +102,12 @@ sandboxd_load(const char *corr, char *err, size_t errlen)
 	return (conf);
 }
 
-/* A config with errors is refused and the running one kept. */
-int
-sandboxd_reload(const char *corr, char *err, size_t errlen)
-{
-	struct sandboxd_conf	*conf, *old;
-	char			 why[512];
-
-	log_info("reloading %s", sbx->conffile);
-	if ((conf = sandboxd_load(corr, why, sizeof(why))) == NULL) {
-		snprintf(err, errlen, "%s; the running config and secrets are "
-		    "kept", why);
-		log_warnx("%s", err);
-		return (-1);
-	}
-	old = sbx->conf;
-	sbx->conf = conf;
-	children_retry_failed();
-	children_send_conf();
-	services_conf(old, conf);
-	conf_free(old);
-	log_info("config generation %llu loaded",
-	    (unsigned long long)conf->global.generation);
-	return (0);
-}
-
 __attribute__((noreturn))
 static void
 sandboxd_shutdown(void)
 {
 	sbx->shutting_down = 1;
+	notify_stopping();
 	children_stop();
 	control_cleanup(sbx->sockpath);
 	log_info("terminating");
@@ -138,7 +117,8 @@ sandboxd_shutdown(void)
 static void
 sandboxd_sig(int sig, short event, void *arg)
 {
-	char	 corr[CORR_ID_SIZE], err[256];
+	char		 corr[CORR_ID_SIZE], err[CTL_MSG_SIZE];
+	uint64_t	 gen;
 
 	switch (sig) {
 	case SIGTERM:
@@ -147,7 +127,8 @@ sandboxd_sig(int sig, short event, void *arg)
 	case SIGHUP:
 		corr_new(corr, sizeof(corr));
 		log_setcorr(corr);
-		sandboxd_reload(corr, err, sizeof(err));
+		if (reload_start(corr, err, sizeof(err), &gen) == 0)
+			reload_check();
 		log_setcorr(NULL);
 		break;
 	case SIGCHLD:
@@ -168,6 +149,27 @@ sandboxd_signals(void)
 	signal_add(&ev_sigint, NULL);
 	signal_add(&ev_sighup, NULL);
 	signal_add(&ev_sigchld, NULL);
+}
+
+/*
+ * Every sandbox holds fds in runnerd, netd and the master's relays:
+ * the soft limit a service manager gives (1024) would cap them at a
+ * few hundred.  The children inherit the hard limit; each sandbox's
+ * own processes get their policy's nofile from runnerd.
+ */
+static void
+sandboxd_nofile(void)
+{
+	struct rlimit	 rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		fatal("%s: getrlimit", __func__);
+	if (rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+		log_warn("%s: RLIMIT_NOFILE to %llu", __func__,
+		    (unsigned long long)rl.rlim_max);
 }
 
 /*
@@ -196,14 +198,49 @@ sandboxd_cgroup(void)
 	    CGROUP_DAEMONS);
 }
 
+/* With -v: the config, and on stderr what the kernel supports. */
 static int
 sandboxd_check_only(void)
 {
-	if (sbx->verbose)
-		print_config(sbx->conf);
-	else
+	struct kfeat	 kf;
+
+	if (!sbx->verbose) {
 		fprintf(stderr, "configuration OK\n");
+		return (0);
+	}
+	print_config(sbx->conf);
+	fflush(stdout);
+	kfeat_probe(&kf);
+	kfeat_print(&kf, stderr);
 	return (0);
+}
+
+/* Once, at start: what the kernel lacks and what that changes. */
+static void
+sandboxd_kernel(void)
+{
+	struct kfeat	 kf;
+
+	kfeat_probe(&kf);
+	kfeat_log(&kf);
+	if (sbx->without != NULL)
+		log_warnx("testing: the children do without %s (-x)",
+		    sbx->without);
+}
+
+/* -x: nft-destroy and nft-owner, alone or as "nft-destroy,nft-owner". */
+static int
+without_valid(const char *list)
+{
+	char	 buf[64], *f, *p;
+
+	if (strlcpy(buf, list, sizeof(buf)) >= sizeof(buf))
+		return (0);
+	for (p = buf; (f = strsep(&p, ",")) != NULL; )
+		if (strcmp(f, "nft-destroy") != 0 &&
+		    strcmp(f, "nft-owner") != 0)
+			return (0);
+	return (1);
 }
 
 int
@@ -215,7 +252,7 @@ main(int argc, char *argv[])
 	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
 		err(1, NULL);
 	sbx->conffile = CONF_DEFAULT_FILE;
-	while ((ch = getopt(argc, argv, "dD:f:ns:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:ns:vx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			sbx->debug = 1;
@@ -237,6 +274,13 @@ main(int argc, char *argv[])
 		case 'v':
 			sbx->verbose++;
 			break;
+		case 'x':
+			/* Only netd's features, a comma-separated list. */
+			if (!without_valid(optarg))
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
+			sbx->without = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -256,9 +300,13 @@ main(int argc, char *argv[])
 	if (sbx->sockpath == NULL)
 		sbx->sockpath = sbx->conf->global.control_socket;
 	sandboxd_check_setup();
+	sandboxd_nofile();
+	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	sandboxd_cgroup();
+	/* After daemon(): a manager's watchdog is for its own child. */
+	sdnotify_init();
 	sbx->started = monotime();
 	event_init();
 	sandboxd_signals();
@@ -266,8 +314,11 @@ main(int argc, char *argv[])
 	    -1)
 		fatalx("control socket %s", sbx->sockpath);
 	control_listen();
+	notify_init();
 	resolver_open(&sbx->conf->global);
+	sbx->nft_fd = nftown_open();
 	children_start();
+	watchdog_init();
 	/* Declared services wait for the children, then start once. */
 	services_conf(NULL, sbx->conf);
 	log_info("started, config generation %llu",

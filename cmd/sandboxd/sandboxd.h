@@ -43,6 +43,12 @@ struct child {
 	unsigned int		 backoff_step;
 	struct event		 ev_restart;
 	uint64_t		 conf_generation;
+	/* watchdog.c: the last ping sent and answered */
+	uint64_t		 ping_seq;
+	uint64_t		 pong_seq;
+	uint64_t		 ping_sent_ms;	/* monotonic */
+	int			 hung;		/* a ping went unanswered */
+	uint32_t		 load;		/* from its last pong */
 };
 
 struct sandboxd {
@@ -51,6 +57,9 @@ struct sandboxd {
 	const char		*sockpath;	/* -s, else the config's */
 	int			 debug;
 	int			 verbose;
+	const char		*without;	/* -x: testing only */
+	int			 nft_fd;	/* owns table inet sandboxd */
+	struct net_hostfw	 hostfw;	/* netd's latest finding */
 	int			 shutting_down;
 	uint64_t		 generation;
 	time_t			 started;
@@ -62,7 +71,29 @@ extern struct sandboxd	*sbx;
 /* sandboxd.c */
 time_t	 monotime(void);
 void	 corr_new(char *, size_t);
-int	 sandboxd_reload(const char *, char *, size_t);
+struct sandboxd_conf *sandboxd_load(const char *, char *, size_t);
+
+/* reload.c */
+int	 reload_start(const char *, char *, size_t, uint64_t *);
+void	 reload_check(void);
+
+/* notify.c: what a service manager hears (sd_notify) */
+void	 notify_init(void);
+void	 notify_children(void);
+void	 notify_child_failed(struct child *);
+void	 notify_status(void);
+void	 notify_reloading(void);
+void	 notify_reloaded(void);
+void	 notify_stopping(void);
+
+/* watchdog.c */
+uint64_t monotime_ms(void);
+void	 watchdog_init(void);
+void	 watchdog_reset(struct child *);
+int	 watchdog_pong(struct child *, struct imsg *);
+
+/* nftown.c */
+int	 nftown_open(void);
 
 /* children.c */
 void	 children_start(void);
@@ -93,6 +124,7 @@ void	 resolver_send(void);
 /* relay_net.c */
 int	 relay_net(struct imsg *);
 int	 relay_net_reply(struct imsg *);
+int	 relay_net_hostfw(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);
@@ -102,6 +134,7 @@ void	 control_relay(uint32_t, uint32_t, const void *, size_t);
 void	 control_runnerd_gone(void);
 void	 control_send_fd(uint32_t, uint32_t, int, const void *, size_t);
 void	 control_set_attached(uint32_t, int);
+void	 control_reload_done(uint64_t, int, const char *);
 
 /* services.c */
 void	 services_conf(struct sandboxd_conf *, struct sandboxd_conf *);
@@ -114,6 +147,7 @@ void	 services_request(uint32_t, struct svc_req *);
 void	 services_status(uint32_t);
 void	 services_detach(uint32_t);
 void	 services_client_gone(uint32_t);
+void	 services_count(uint32_t *, uint32_t *);
 
 /* secrets.c: fill conf->secrets from its secrets file. */
 int	 secrets_load(struct sandboxd_conf *, char *, size_t);

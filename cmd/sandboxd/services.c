@@ -1110,3 +1110,19 @@ services_runnerd_up(void)
 {
 	svc_send_kept();
 }
+
+/* For the STATUS line: services running and all those known. */
+void
+services_count(uint32_t *running, uint32_t *total)
+{
+	struct service	*s;
+
+	*running = *total = 0;
+	TAILQ_FOREACH(s, &services, entry) {
+		if (s->gone)
+			continue;
+		(*total)++;
+		if (s->state == SVC_STATE_RUNNING)
+			(*running)++;
+	}
+}

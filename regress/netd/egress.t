@@ -26,7 +26,7 @@ probe e1 sbxs$$e1 "tcp $PUB1 80" "tcp $PUB1 81" "tcp $PUB2 80" \
     "tcp $META 80" "tcp $PRIV10 80" "udp $RESOLVER 53"
 probe e2 sbxs$$e2 "tcp $PUB1 80" "tcp $PUB2 81" "udp $PUB2 443" \
     "tcp $PRIV10 80" "tcp $META 80" "tcp $PRIV172 80" "tcp $PRIV192 80" \
-    "tcp $PUB6A 80" "tcp $ULA6 80" "udp $RESOLVER 53"
+    "tcp $PUB6A 80" "tcp $ULA6 80" "udp $RESOLVER 53" "tcp $CGNAT 80"
 probe e3 sbxs$$e3 "tcp $PRIV10 80" "tcp $META 80" "tcp $ULA6 80" \
     "tcp $PRIV172 80" "tcp $PRIV192 80" "tcp $PUB2 80"
 probe e4 sbxs$$e4 "tcp $PUB1 80" "tcp $PUB2 80" "tcp $PUB6A 80" \
@@ -57,6 +57,7 @@ expect e2 "tcp $PRIV10 80" timeout "egress allow still blocks 10/8"
 expect e2 "tcp $META 80" timeout "and 169.254.169.254"
 expect e2 "tcp $PRIV172 80" timeout "and 172.16/12"
 expect e2 "tcp $PRIV192 80" timeout "and 192.168/16"
+expect e2 "tcp $CGNAT 80" timeout "and 100.64/10, the shared address space"
 expect e2 "tcp $PUB6A 80" ok "egress allow reaches public IPv6"
 expect e2 "tcp $ULA6 80" timeout "but not fc00::/7"
 expect e2 "udp $RESOLVER 53" ok "and asks the resolver"

@@ -63,6 +63,43 @@ probe_wait
 expect c "udp $PUB1 83" timeout "a policy change drops the pins of ports it no longer names"
 expect c "tcp $PUB6A 82" ok "and keeps the others"
 
+# Defence in depth: whatever dnspind asks, a pin to special-purpose
+# ground is refused unless an allow cidr of the policy holds it.
+check "a pin to $PRIV10 (private) is refused" \
+    fails nd pin $ID $PRIV10 82 tcp 30
+check "to $META (cloud metadata)" fails nd pin $ID $META 82 tcp 30
+check "to $ULA6 (unique-local)" fails nd pin $ID $ULA6 82 tcp 30
+check "to 64:ff9b::a09:5 (NAT64 of $PRIV10)" \
+    fails nd pin $ID 64:ff9b::a09:5 82 tcp 30
+check "to ::ffff:10.9.0.5 (IPv4-mapped)" \
+    fails nd pin $ID ::ffff:10.9.0.5 82 tcp 30
+check "a batch holding one is refused whole" \
+    fails nd pins $ID $PUB2,82,tcp,30 $META,82,tcp,30
+check "the log says why" grep -q "cloud-metadata address, no allow cidr" "$NLOG"
+ID2=8f00000000000002
+mksbx sbxs$$p2
+sbx_add P2 $ID2 /run/netns/sbxs$$p2 name=example.com:82 cidr=10.9.0.0/16
+check "with allow cidr 10.9.0.0/16, a pin to $PRIV10 is taken" \
+    nd pin $ID2 $PRIV10 82 tcp 30
+check "and to $PRIV172, outside it, not" \
+    fails nd pin $ID2 $PRIV172 82 tcp 30
+probe g sbxs$$p1 "tcp $PRIV10 82" "tcp $META 82" "tcp $PUB2 82"
+probe g2 sbxs$$p2 "tcp $PRIV10 82" "tcp $PRIV172 82"
+probe_wait
+expect g "tcp $PRIV10 82" timeout "the refused pins admit nothing: $PRIV10"
+expect g "tcp $META 82" timeout "nor $META"
+expect g "tcp $PUB2 82" timeout "nor the public pin of the refused batch"
+expect g2 "tcp $PRIV10 82" ok "the allow cidr's address answers"
+expect g2 "tcp $PRIV172 82" timeout "the refused one outside it does not"
+check "the pin is in the kernel" nd_has "pin4 [^ ]+ 0a090005"
+nd add $ID2 - name=example.com:82 > /dev/null
+check "a policy change that drops the allow cidr drops the pin there" \
+    fails nd_has "pin4 [^ ]+ 0a090005"
+probe h sbxs$$p2 "tcp $PRIV10 82"
+probe_wait
+expect h "tcp $PRIV10 82" timeout "and $PRIV10 is closed again"
+nd del $ID2
+
 nd del $ID
 check "the sandbox's pins go with it" fails nd_has " pin[46] "
 plan $tap_n
