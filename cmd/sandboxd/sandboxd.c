@@ -88,6 +88,12 @@ sandboxd_load(const char *corr, char *err, size_t errlen)
 		snprintf(err, errlen, "%s has errors", sbx->conffile);
 		return (NULL);
 	}
+	if (idrange_check(conf->global.uid_base, conf->global.uid_count, err,
+	    errlen) == -1) {
+		log_warnx("%s", err);
+		conf_free(conf);
+		return (NULL);
+	}
 	if (secrets_load(conf, err, errlen) == -1) {
 		log_warnx("%s", err);
 		conf_free(conf);
@@ -238,6 +244,7 @@ main(int argc, char *argv[])
 	    -1)
 		fatalx("control socket %s", sbx->sockpath);
 	control_listen();
+	idrange_watch_start();
 	resolver_open(&sbx->conf->global);
 	children_start();
 	/* Declared services wait for the children, then start once. */

@@ -64,6 +64,10 @@ time_t	 monotime(void);
 void	 corr_new(char *, size_t);
 int	 sandboxd_reload(const char *, char *, size_t);
 
+/* idrange.c */
+int	 idrange_check(uint32_t, uint32_t, char *, size_t);
+void	 idrange_watch_start(void);
+
 /* children.c */
 void	 children_start(void);
 void	 children_reap(void);
