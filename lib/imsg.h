@@ -56,6 +56,7 @@ struct imsgbuf {
 	int			 fd;
 	pid_t			 pid;
 	int			 allow_fdpass;
+	int			 fds_refused;	/* fds came while not allowed */
 	size_t			 maxsize;	/* header included */
 };
 
@@ -80,6 +81,8 @@ void	 imsg_clear(struct imsgbuf *);	/* frees queues, closes held fds */
 ssize_t	 imsg_read(struct imsgbuf *);
 /* Bytes of an incomplete message held after the last imsg_get(). */
 size_t	 imsg_pending(const struct imsgbuf *);
+/* fds received and not yet claimed by a message flagged IMSGF_HASFD. */
+size_t	 imsg_fds_held(const struct imsgbuf *);
 
 /*
  * imsg_get: 1 if a whole message was taken into imsg (free it with

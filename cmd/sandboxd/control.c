@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdguard.h"
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
@@ -238,7 +239,15 @@ control_accept(int fd, short event, void *arg)
 	c->id = ctl_next_id;
 	imsgev_init(&c->iev, cfd, control_dispatch, c);
 	imsg_set_maxsize(&c->iev.ibuf, CONTROL_MAX_MSG);
-	imsg_allow_fdpass(&c->iev.ibuf);
+	/*
+	 * Only root's requests carry fds (put, get, stdio).  Anyone
+	 * else's are refused by the kernel from now on; ones sent before
+	 * this accept arrive, are discarded and drop the client.
+	 */
+	if (c->rights == CTL_RIGHTS_ALL)
+		imsg_allow_fdpass(&c->iev.ibuf);
+	else if (fdguard_refuse(cfd) == -1 && errno != ENOPROTOOPT)
+		log_warn("%s: SO_PASSRIGHTS", __func__);
 	evtimer_set(&c->ev_timeout, control_timeout, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
@@ -419,7 +428,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	    control_fwd_check(f->type, &u) == -1)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1 && !f->fd) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (f->fd && fd == -1)
@@ -427,8 +436,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
 	if (control_fwd_reserved(f->type, &u)) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		control_reply(c, corr, EINVAL, "a service's sandbox and the "
 		    "service exec flag are the master's to set");
 		return (0);
@@ -440,8 +448,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		u.create.tap_uid = c->uid;
 	log_setcorr(corr);
 	if (c->rights < f->rights) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		log_warnx("control: uid %u: request %u refused",
 		    (unsigned int)c->uid, f->type);
 		control_reply(c, corr, EPERM, "permission denied: only root "
@@ -470,7 +477,7 @@ control_service(struct ctl_conn *c, struct imsg *imsg)
 	int		 fd;
 
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if ((r = malloc(sizeof(*r))) == NULL)
@@ -517,7 +524,7 @@ control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 	    type != IMSG_CTL_LOG_VERBOSE)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
@@ -626,7 +633,10 @@ control_dispatch(int fd, short event, void *arg)
 	int		 n;
 
 	if (imsgev_io(&c->iev, event) == -1) {
-		if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
+		if (c->iev.ibuf.fds_refused)
+			control_drop(c, "sent file descriptors; only root's "
+			    "requests may carry one");
+		else if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
 			control_drop(c, "closed in the middle of a request");
 		else if (errno != 0)
 			control_drop(c, strerror(errno));
@@ -654,6 +664,13 @@ control_dispatch(int fd, short event, void *arg)
 			return;
 		}
 		control_settle(c);
+	}
+	/* Every whole message is in: an fd none of them claimed is stray. */
+	if (imsg_pending(&c->iev.ibuf) == 0 &&
+	    imsg_fds_held(&c->iev.ibuf) > 0) {
+		control_drop(c, "sent a file descriptor with a request that "
+		    "takes none");
+		return;
 	}
 	imsgev_add(&c->iev);
 }
