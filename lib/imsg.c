@@ -62,6 +62,7 @@ imsg_init(struct imsgbuf *ibuf, int fd)
 	TAILQ_INIT(&ibuf->fds);
 	TAILQ_INIT(&ibuf->w.bufs);
 	ibuf->w.queued = 0;
+	ibuf->w.qbytes = 0;
 	ibuf->r.wpos = 0;
 	ibuf->fd = fd;
 	ibuf->pid = getpid();
@@ -98,6 +99,7 @@ imsg_clear(struct imsgbuf *ibuf)
 		ibuf_free(b);
 	}
 	ibuf->w.queued = 0;
+	ibuf->w.qbytes = 0;
 	while ((fd = imsg_dequeue_fd(ibuf)) != -1)
 		fdguard_discard(fd);
 	ibuf->r.wpos = 0;
@@ -213,6 +215,12 @@ size_t
 imsg_pending(const struct imsgbuf *ibuf)
 {
 	return (ibuf->r.wpos);
+}
+
+size_t
+imsg_queued_bytes(const struct imsgbuf *ibuf)
+{
+	return (ibuf->w.qbytes);
 }
 
 size_t
@@ -429,6 +437,7 @@ imsg_close(struct imsgbuf *ibuf, struct ibuf *b)
 	b->rpos = 0;
 	TAILQ_INSERT_TAIL(&ibuf->w.bufs, b, entry);
 	ibuf->w.queued++;
+	ibuf->w.qbytes += b->wpos;
 }
 
 int
@@ -468,9 +477,11 @@ imsg_consume(struct imsgbuf *ibuf, size_t len)
 		left = b->wpos - b->rpos;
 		if (len < left) {
 			b->rpos += len;
+			ibuf->w.qbytes -= len;
 			return;
 		}
 		len -= left;
+		ibuf->w.qbytes -= left;
 		TAILQ_REMOVE(&ibuf->w.bufs, b, entry);
 		ibuf->w.queued--;
 		ibuf_free(b);

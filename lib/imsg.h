@@ -37,6 +37,7 @@ struct ibuf {
 struct msgbuf {
 	TAILQ_HEAD(, ibuf)	 bufs;
 	uint32_t		 queued;
+	size_t			 qbytes;	/* not yet written */
 };
 
 struct ibuf_read {
@@ -83,6 +84,8 @@ ssize_t	 imsg_read(struct imsgbuf *);
 size_t	 imsg_pending(const struct imsgbuf *);
 /* fds received and not yet claimed by a message flagged IMSGF_HASFD. */
 size_t	 imsg_fds_held(const struct imsgbuf *);
+/* Bytes composed and not yet written. */
+size_t	 imsg_queued_bytes(const struct imsgbuf *);
 
 /*
  * imsg_get: 1 if a whole message was taken into imsg (free it with

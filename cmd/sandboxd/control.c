@@ -26,6 +26,7 @@
 #define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
+#define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread reply bytes */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -45,6 +46,7 @@ struct ctl_conn {
 	enum ctl_rights		 rights;
 	int			 closing;	/* flush, then close */
 	int			 attached;	/* to a service: no timeout */
+	int			 overflowed;	/* replies unread: dropping */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -150,7 +152,29 @@ control_drop(struct ctl_conn *c, const char *why)
 static void
 control_timeout(int fd, short event, void *arg)
 {
-	control_drop(arg, "request not completed in time");
+	struct ctl_conn	*c = arg;
+
+	if (c->overflowed)
+		control_drop(c, "more than 1 MiB of replies left unread");
+	else
+		control_drop(c, "request not completed in time");
+}
+
+/*
+ * A client that does not read its replies is dropped once they pass
+ * CONTROL_QUEUE_MAX, from the event loop: the caller may still hold c.
+ */
+static void
+control_check_queue(struct ctl_conn *c)
+{
+	struct timeval	 now = { 0, 0 };
+
+	if (c->overflowed ||
+	    imsg_queued_bytes(&c->iev.ibuf) <= CONTROL_QUEUE_MAX)
+		return;
+	c->overflowed = 1;
+	evtimer_del(&c->ev_timeout);
+	evtimer_add(&c->ev_timeout, &now);
 }
 
 static void
@@ -208,6 +232,7 @@ control_reply(struct ctl_conn *c, const char *corr, int error,
 	res.error = error;
 	strlcpy(res.msg, msg, sizeof(res.msg));
 	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
+	control_check_queue(c);
 }
 
 static void
@@ -296,6 +321,7 @@ control_status(struct ctl_conn *c, const char *corr)
 		imsgev_compose(&c->iev, IMSG_CTL_PROC_STATUS, 0, 0, -1, &ps,
 		    sizeof(ps));
 	}
+	control_check_queue(c);
 	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }
@@ -559,6 +585,8 @@ control_find(uint32_t id)
 static void
 control_settle(struct ctl_conn *c)
 {
+	if (c->overflowed)
+		return;
 	if (c->inflight > 0 || c->attached)
 		evtimer_del(&c->ev_timeout);
 	else
@@ -572,7 +600,10 @@ control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
 
 	if ((c = control_find(id)) == NULL)
 		return;
+	if (c->overflowed)
+		return;
 	imsgev_compose(&c->iev, type, 0, 0, -1, data, len);
+	control_check_queue(c);
 	if ((type == IMSG_CTL_RESULT || type == IMSG_CTL_EXEC_RESULT) &&
 	    c->inflight > 0) {
 		c->inflight--;
@@ -593,6 +624,7 @@ control_send_fd(uint32_t id, uint32_t type, int fd, const void *data,
 	}
 	if (imsgev_compose(&c->iev, type, 0, 0, fd, data, len) == -1)
 		log_warn("%s", __func__);
+	control_check_queue(c);
 }
 
 /* Attached to a service: it may stay quiet as long as it likes. */
@@ -644,6 +676,8 @@ control_dispatch(int fd, short event, void *arg)
 			control_close(c);
 		return;
 	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
 	if (c->closing) {
 		if (imsg_queued(&c->iev.ibuf) == 0)
 			control_close(c);
@@ -651,7 +685,7 @@ control_dispatch(int fd, short event, void *arg)
 			imsgev_add(&c->iev);
 		return;
 	}
-	while ((n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
+	while (!c->overflowed && (n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
 		if (n == -1) {
 			control_drop(c, errno == ERANGE ? "oversized request" :
 			    "malformed request");
@@ -665,6 +699,8 @@ control_dispatch(int fd, short event, void *arg)
 		}
 		control_settle(c);
 	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
 	/* Every whole message is in: an fd none of them claimed is stray. */
 	if (imsg_pending(&c->iev.ibuf) == 0 &&
 	    imsg_fds_held(&c->iev.ibuf) > 0) {

@@ -35,7 +35,7 @@ set -- $("$SANDBOXD" -nv -f "$T/sandboxd.conf" 2>/dev/null |
     awk '$1 == "uid-range" { print $2, $3 }')
 base=${1:-0} count=${2:-0}
 check "the default range is 0x78000000, 65536 ids ($base $count)" \
-    [ "$base" = 2013265920 ] && [ "$count" = 65536 ]
+    test "$base" = 2013265920 -a "$count" = 65536
 
 sub_ok=1
 for k in UID GID; do
@@ -104,7 +104,7 @@ check "suite starts with the default range" suite_start
 id=$(sbx_create)
 u=$(in_sbx "$id" 'id -u')
 check "the sandbox runs as uid $u, inside the default range" \
-    [ "${u:-0}" -ge "$base" ] && [ "$u" -lt $((base + count)) ]
+    test "${u:-0}" -ge "$base" -a "${u:-0}" -lt $((base + count))
 as_tenant() { setpriv --reuid sbxtenant --regid sbxtenant --clear-groups "$@"; }
 check "sbxtenant maps its own subordinate uid $sub_start (allowed twin)" \
     as_tenant unshare --map-users="$sub_start,0,1" true
