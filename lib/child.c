@@ -3,6 +3,7 @@
  * seccomp filter, then serve the master on fd 3.  Nothing is read from
  * the master before the drop is complete.
  */
+#include <err.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -145,16 +146,22 @@ child_main(int argc, char *argv[], const struct child_ops *o)
 	int			 ch, debug = 0, verbose = 0;
 
 	ops = o;
-	while ((ch = getopt(argc, argv, "dv")) != -1) {
+	while ((ch = getopt(argc, argv, "dvx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
+			break;
+		case 'x':
+			if (ops->without != NULL && ops->without(optarg) == -1)
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
 			break;
 		case 'v':
 			verbose++;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-dv]\n", ops->name);
+			fprintf(stderr, "usage: %s [-dv] [-x feature]\n",
+			    ops->name);
 			exit(1);
 		}
 	}

@@ -16,6 +16,11 @@ struct child_ops {
 	void		(*conf_apply)(struct sandboxd_conf *);
 	/* On SIGTERM, before exit: leave nothing behind (may be NULL). */
 	void		(*shutdown)(void);
+	/*
+	 * -x feature (testing): do without a kernel feature; -1 if the
+	 * name is unknown.  NULL: no feature of this child's.
+	 */
+	int		(*without)(const char *);
 	/* Any other message from the master; -1 if unknown. */
 	int		(*dispatch_main)(struct imsg *);
 };

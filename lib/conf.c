@@ -159,6 +159,7 @@ conf_policy_defaults(struct policy_msg *p, const char *name)
 	p->restart = RESTART_ON_FAILURE;
 	p->restart_max = 5;
 	p->restart_window = 600;
+	p->pins_max = CONF_PINS_DEFAULT;
 }
 
 struct conf_policy *
@@ -617,6 +618,9 @@ conf_check_policy(const struct policy_msg *p, char *buf, size_t len)
 		return (fail(buf, len, "policy \"%s\": restart max 0-%u per "
 		    "1s-24h and watchdog 0-24h, please", p->name,
 		    CONF_RESTART_MAX));
+	if (p->pins_max == 0 || p->pins_max > CONF_PINS_MAX)
+		return (fail(buf, len, "policy \"%s\": pins %u out of range "
+		    "1-%u", p->name, p->pins_max, CONF_PINS_MAX));
 	CHECK_NUL(p->root, "filesystem root");
 	return (check_path(p->root, "filesystem root", 1, buf, len));
 }

@@ -110,6 +110,8 @@ struct policy_msg {
 	uint32_t	restart_max;	/* restarts within the window, 5 */
 	uint32_t	restart_window;	/* seconds, 600 */
 	uint32_t	watchdog;	/* seconds, 0 = none */
+	/* network { pins N }: live DNS pins a sandbox may hold */
+	uint32_t	pins_max;	/* CONF_PINS_DEFAULT */
 };
 
 enum policy_restart {
@@ -119,6 +121,8 @@ enum policy_restart {
 };
 
 #define CONF_RESTART_MAX	100
+#define CONF_PINS_DEFAULT	4096
+#define CONF_PINS_MAX		1048576	/* the kernel's sets are shared */
 #define CONF_SERVICE_ARGS	4096	/* a service's argv, NUL-separated */
 #define CONF_SERVICES_MAX	64
 

@@ -76,9 +76,9 @@ proc_exec_path(const char *name, char *buf, size_t len)
 
 static void
 proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
-    int debug, int verbose)
+    int debug, int verbose, const char *without)
 {
-	char		*argv[8], *empty_env[] = { NULL };
+	char		*argv[10], *empty_env[] = { NULL };
 	int		 argc = 0, devnull;
 	sigset_t	 set;
 	extern char	**environ;
@@ -99,7 +99,11 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 	argv[argc++] = (char *)ps->name;
 	if (debug)
 		argv[argc++] = "-d";
-	while (verbose-- > 0 && argc < 7)
+	if (without != NULL) {
+		argv[argc++] = "-x";
+		argv[argc++] = (char *)without;
+	}
+	while (verbose-- > 0 && argc < 9)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
 	execve(path, argv, ps->keepenv ? environ : empty_env);
@@ -108,7 +112,7 @@ proc_child_exec(const struct proc_spec *ps, const char *path, int fd,
 
 pid_t
 proc_start(const struct proc_spec *ps, const char *path, int debug,
-    int verbose, int *fdp)
+    int verbose, const char *without, int *fdp)
 {
 	int	 sp[2];
 	pid_t	 pid;
@@ -126,7 +130,7 @@ proc_start(const struct proc_spec *ps, const char *path, int debug,
 		/* The child blocks on its end; the master never does. */
 		if (fcntl(sp[1], F_SETFL, 0) == -1)
 			fatal("%s: fcntl", __func__);
-		proc_child_exec(ps, path, sp[1], debug, verbose);
+		proc_child_exec(ps, path, sp[1], debug, verbose, without);
 		/* NOTREACHED */
 	}
 	close(sp[1]);

@@ -40,7 +40,9 @@ const struct proc_spec	*proc_spec_find(const char *);
 /* Find the program beside or below the running master. */
 int	 proc_exec_path(const char *, char *, size_t);
 /* Fork and exec a child; *fd is the master's end (nonblocking). */
-pid_t	 proc_start(const struct proc_spec *, const char *, int, int, int *);
+/* without: NULL, or a kernel feature to do without (-x, testing). */
+pid_t	 proc_start(const struct proc_spec *, const char *, int, int,
+	    const char *, int *);
 
 /* privdrop.c: chroot, ids, capabilities, NO_NEW_PRIVS; fatal on failure. */
 void	 priv_drop(const struct proc_spec *);

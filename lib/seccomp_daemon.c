@@ -101,7 +101,9 @@ static const int sc_runnerd[] = {
 	SCMP_SYS(memfd_create), SCMP_SYS(eventfd2), SCMP_SYS(getsockopt),
 	SCMP_SYS(copy_file_range), SCMP_SYS(sendfile), SCMP_SYS(getresuid),
 	SCMP_SYS(getresgid), SCMP_SYS(getgroups),
-	SCMP_SYS(setsockopt)
+	SCMP_SYS(setsockopt),
+	/* The delegation mark on its cgroup (lib/cgroup_deleg.c). */
+	SCMP_SYS(getxattr)
 };
 
 /*

@@ -56,11 +56,6 @@
 #include "log.h"
 #include "dp.h"
 
-/* Message types newer than Debian 12's headers (kernel 6.3 and later). */
-#define DP_MSG_DESTROYRULE	28
-#define DP_MSG_DESTROYCHAIN	27
-#define DP_MSG_DESTROYTABLE	26
-
 /* nft(8)'s datatype numbers, so that nft list shows the sets. */
 #define T_IPV4		7
 #define T_IPV6		8
@@ -746,21 +741,49 @@ r_masquerade(struct dp_rule *rb)
 	}
 }
 
-/* NEWTABLE or DESTROYTABLE of table inet sandboxd. */
+static struct nftnl_table *
+dp_table_new(void)
+{
+	struct nftnl_table	*t;
+
+	if ((t = nftnl_table_alloc()) == NULL)
+		return (NULL);
+	nftnl_table_set_str(t, NFTNL_TABLE_NAME, NETD_TABLE);
+	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, NFPROTO_INET);
+	return (t);
+}
+
+/* NEWTABLE or a deletion of table inet sandboxd. */
 static int
 dp_put_table(struct dp *dp, uint16_t type, uint16_t flags)
 {
 	struct nftnl_table	*t;
 
-	if ((t = nftnl_table_alloc()) == NULL)
+	if ((t = dp_table_new()) == NULL)
 		return (-1);
-	nftnl_table_set_str(t, NFTNL_TABLE_NAME, NETD_TABLE);
-	nftnl_table_set_u32(t, NFTNL_TABLE_FAMILY, NFPROTO_INET);
 	return (nft_batch_put(dp->b, type, flags, NK_TABLE, t));
 }
 
+static int
+dp_any_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	return (0);
+}
+
+/* Whether the kernel has o (of kind k, which a get of type asks for). */
+static int
+dp_exists(struct dp *dp, uint16_t type, enum nft_kind k, void *o)
+{
+	if (nft_get(dp->ns, type, 0, k, o, dp_any_cb, NULL) == 0)
+		return (1);
+	if (errno == ENOENT)
+		return (0);
+	log_warn("%s: nf_tables get %u", __func__, type);
+	return (-1);
+}
+
 /* One of our sets, by name only: enough to address its elements. */
-static struct nftnl_set *
+struct nftnl_set *
 dp_set_new(int set)
 {
 	struct nftnl_set	*s;
@@ -790,17 +813,27 @@ dp_put_set(struct dp *dp, int i)
 	return (nft_batch_put(dp->b, NFT_MSG_NEWSET, NLM_F_CREATE, NK_SET, s));
 }
 
+static struct nftnl_chain *
+dp_chain_new(const char *name)
+{
+	struct nftnl_chain	*ch;
+
+	if ((ch = nftnl_chain_alloc()) == NULL)
+		return (NULL);
+	nftnl_chain_set_str(ch, NFTNL_CHAIN_TABLE, NETD_TABLE);
+	nftnl_chain_set_str(ch, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(ch, NFTNL_CHAIN_FAMILY, NFPROTO_INET);
+	return (ch);
+}
+
 static int
 dp_put_chain(struct dp *dp, const struct dp_chain *c, uint16_t type,
     uint16_t flags)
 {
 	struct nftnl_chain	*ch;
 
-	if ((ch = nftnl_chain_alloc()) == NULL)
+	if ((ch = dp_chain_new(c->name)) == NULL)
 		return (-1);
-	nftnl_chain_set_str(ch, NFTNL_CHAIN_TABLE, NETD_TABLE);
-	nftnl_chain_set_str(ch, NFTNL_CHAIN_NAME, c->name);
-	nftnl_chain_set_u32(ch, NFTNL_CHAIN_FAMILY, NFPROTO_INET);
 	if (type == NFT_MSG_NEWCHAIN && c->type != NULL) {
 		nftnl_chain_set_str(ch, NFTNL_CHAIN_TYPE, c->type);
 		nftnl_chain_set_u32(ch, NFTNL_CHAIN_HOOKNUM, c->hook);
@@ -822,21 +855,58 @@ dp_put_flush(struct dp *dp, const char *chain, uint16_t type)
 }
 
 /*
+ * The old table, in a fresh start's batch: with DESTROY whether or not
+ * it exists, else deleted if a get finds it.
+ */
+static int
+dp_put_table_gone(struct dp *dp)
+{
+	struct nftnl_table	*t;
+	int			 e;
+
+	if (!dp->destroy) {
+		if ((t = dp_table_new()) == NULL)
+			return (-1);
+		if ((e = dp_exists(dp, NFT_MSG_GETTABLE, NK_TABLE, t)) != 1)
+			return (e);
+	}
+	return (dp_put_table(dp, dp_del_op(dp, DD_TABLE), 0));
+}
+
+/* Without an uplink the nat chain goes, rules first, if it is there. */
+static int
+dp_put_nat_gone(struct dp *dp)
+{
+	struct nftnl_chain	*ch;
+	int			 e;
+
+	if (!dp->destroy) {
+		if ((ch = dp_chain_new(dp_nat.name)) == NULL)
+			return (-1);
+		if ((e = dp_exists(dp, NFT_MSG_GETCHAIN, NK_CHAIN, ch)) != 1)
+			return (e);
+	}
+	if (dp_put_flush(dp, dp_nat.name, dp_del_op(dp, DD_RULE)) == -1)
+		return (-1);
+	return (dp_put_chain(dp, &dp_nat, dp_del_op(dp, DD_CHAIN), 0));
+}
+
+/*
  * The whole table in one batch: sets and chains are created if new
  * (elements, and so every live sandbox, are kept), chains flushed and
- * refilled.  With fresh, the table is destroyed first in the same
+ * refilled.  With fresh, the table is deleted first in the same
  * batch: sandboxes then have no elements and all their packets drop.
  */
 static int
-dp_put_all(struct dp *dp, int fresh)
+dp_build_all(struct dp *dp, void *arg)
 {
 	struct dp_rule	 rb = { dp, NULL, 0 };
 	size_t		 i;
-	int		 rc = 0, nat = dp->p.uplink[0] != '\0';
+	int		 fresh = *(int *)arg, rc = 0;
+	int		 nat = dp->p.uplink[0] != '\0';
 
-	nft_batch_reset(dp->b);
-	if (fresh)
-		rc |= dp_put_table(dp, DP_MSG_DESTROYTABLE, 0);
+	if (fresh && dp_put_table_gone(dp) == -1)
+		return (-1);
 	rc |= dp_put_table(dp, NFT_MSG_NEWTABLE, NLM_F_CREATE);
 	for (i = 0; i < DS_MAX; i++)
 		rc |= dp_put_set(dp, i);
@@ -849,10 +919,8 @@ dp_put_all(struct dp *dp, int fresh)
 		rc |= dp_put_chain(dp, &dp_nat, NFT_MSG_NEWCHAIN,
 		    NLM_F_CREATE);
 		rc |= dp_put_flush(dp, dp_nat.name, NFT_MSG_DELRULE);
-	} else {
-		rc |= dp_put_flush(dp, dp_nat.name, DP_MSG_DESTROYRULE);
-		rc |= dp_put_chain(dp, &dp_nat, DP_MSG_DESTROYCHAIN, 0);
-	}
+	} else if (!fresh && dp_put_nat_gone(dp) == -1)
+		return (-1);	/* a fresh table has no nat chain */
 	r_base(&rb);
 	r_egress(&rb);
 	r_ingress(&rb);
@@ -860,12 +928,16 @@ dp_put_all(struct dp *dp, int fresh)
 	if (nat)
 		r_masquerade(&rb);
 	if (rc != 0 || rb.err) {
-		log_warnx("%s: out of memory", __func__);
-		nft_batch_reset(dp->b);
 		errno = ENOMEM;
 		return (-1);
 	}
-	return (nft_batch_commit(dp->b, __func__));
+	return (0);
+}
+
+static int
+dp_put_all(struct dp *dp, int fresh)
+{
+	return (dp_commit(dp, __func__, dp_build_all, &fresh));
 }
 
 int
@@ -904,6 +976,9 @@ dp_open(const struct netd_params *p)
 		return (NULL);
 	}
 	dp->p = *p;
+	dp->destroy = nft_has_destroy();
+	log_debug("%s: deletions by %s", __func__, dp->destroy ?
+	    "NFT_MSG_DESTROY" : "NFT_MSG_DEL of what exists");
 	RB_INIT(&dp->sbxs);
 	TAILQ_INIT(&dp->held);
 	if ((dp->ns = nft_sock_open()) == NULL ||
@@ -923,6 +998,7 @@ dp_close(struct dp *dp)
 		return;
 	dp_sbx_free_all(dp);
 	dp_held_free_all(dp);
+	dp_del_free(dp);
 	nft_batch_free(dp->b);
 	nft_sock_close(dp->ns);
 	free(dp);
@@ -935,8 +1011,34 @@ dp_elem_ifname(const struct dp_elem *e, char *ifname)
 	ifname[DP_IFLEN - 1] = '\0';
 }
 
+/* Whether the kernel holds the element (or counter, DP_OBJ_COUNTER). */
+int
+dp_elem_present(struct dp *dp, const struct dp_elem *e)
+{
+	struct nftnl_set	*s;
+	struct nftnl_set_elem	*se;
+	char			 ifname[IFNAMSIZ];
+	uint64_t		 pkts, bytes;
+
+	if (e->set == DP_OBJ_COUNTER) {
+		dp_elem_ifname(e, ifname);
+		if (dp_counter_read(dp, ifname, &pkts, &bytes) == 0)
+			return (1);
+		return (errno == ENOENT ? 0 : -1);
+	}
+	if ((s = dp_set_new(e->set)) == NULL)
+		return (-1);
+	if ((se = nftnl_set_elem_alloc()) == NULL) {
+		nftnl_set_free(s);
+		return (-1);
+	}
+	nftnl_set_elem_set(se, NFTNL_SET_ELEM_KEY, e->key, e->klen);
+	nftnl_set_elem_add(s, se);
+	return (dp_exists(dp, NFT_MSG_GETSETELEM, NK_ELEMS, s));
+}
+
 /*
- * Element commands of one type (NEW or DESTROY) for a run of elements,
+ * Element commands of one type (NEW or a deletion) for a run of elements,
  * one command per set and at most DP_ELEMS_PER_MSG elements each.
  */
 static int
@@ -1004,7 +1106,7 @@ dp_counter_new(const char *name)
 	return (o);
 }
 
-/* NEWOBJ, DESTROYOBJ or GETOBJ of the counter of an interface. */
+/* NEWOBJ or a deletion of the counter of an interface. */
 int
 dp_put_counter(struct dp *dp, uint16_t type, uint16_t flags,
     const char *ifname)

@@ -39,6 +39,12 @@ enum dp_set {
 	DS_MAX
 };
 
+/*
+ * In a list of deletions, a counter object of the table rather than an
+ * element: its key is the interface name.  Sorts after every set.
+ */
+#define DP_OBJ_COUNTER	DS_MAX
+
 struct dp_setdef {
 	const char	*name;
 	uint8_t		 klen;
@@ -49,13 +55,6 @@ extern const struct dp_setdef	dp_sets[DS_MAX];
 
 #define DP_IFLEN	16
 #define DP_KEY_MAX	40
-/*
- * Live pins a sandbox may hold: the sets are shared and unbounded, and
- * one sandbox resolving random names under a wildcard must not grow the
- * kernel's memory without end.
- */
-#define DP_SBX_PINS_MAX	4096
-
 struct dp_elem {
 	uint8_t		 set;		/* enum dp_set */
 	uint8_t		 klen;
@@ -63,6 +62,11 @@ struct dp_elem {
 	uint32_t	 ttl;		/* pins: seconds, to add */
 	uint64_t	 expires;	/* pins: ms left, as dumped */
 	uint64_t	 timeout_ms;	/* pins: to add, when not ttl */
+};
+
+struct dp_elems {
+	struct dp_elem	*v;
+	size_t		 n, cap;
 };
 
 struct dp_pin {
@@ -86,6 +90,12 @@ struct dp_sbx {
 	size_t			 nnames;
 	struct dp_pins		 pins;
 	size_t			 npins;
+	/*
+	 * Live pins it may hold, its policy's network { pins }: the sets
+	 * are shared and unbounded, and one sandbox resolving random names
+	 * under a wildcard must not grow the kernel's memory without end.
+	 */
+	size_t			 pins_max;
 	time_t			 pins_pruned;	/* monotonic second */
 	char			 policy[CONF_NAME_SIZE];
 };
@@ -108,9 +118,27 @@ struct dp {
 	struct dp_sbxs		 sbxs;
 	struct dp_helds		 held;
 	size_t			 nheld;
+	int			 destroy;	/* NFT_MSG_DESTROY* in use */
+	struct dp_elems		 dels;		/* deleted by this attempt */
+	struct dp_elems		 gone;		/* found absent meanwhile */
 };
 
 typedef int	(*dp_elem_fn)(struct dp *, const struct dp_elem *, void *);
+/* Fills the open batch; run again if the batch must be retried. */
+typedef int	(*dp_build_fn)(struct dp *, void *);
+
+/* What a deletion removes, for dp_del_op(). */
+enum dp_del_kind {
+	DD_TABLE,
+	DD_CHAIN,
+	DD_RULE,
+	DD_SETELEM,
+	DD_OBJ
+};
+
+/* Whether the caller knows that what it deletes exists (dp_put_dels). */
+#define DP_ASK		0	/* netd's registry says, else the kernel */
+#define DP_SEEN		1	/* just dumped from the kernel */
 
 /* datapath.c */
 int		 dp_put_elems(struct dp *, uint16_t, uint16_t,
@@ -122,8 +150,21 @@ int		 dp_dump_counters(struct dp *,
 		    int (*)(struct dp *, const char *, uint64_t, uint64_t,
 		    void *), void *);
 void		 dp_elem_ifname(const struct dp_elem *, char *);
+struct nftnl_set *dp_set_new(int);
+int		 dp_elem_present(struct dp *, const struct dp_elem *);
+
+/* dp_del.c: deletions, with or without NFT_MSG_DESTROY* */
+uint16_t	 dp_del_op(const struct dp *, enum dp_del_kind);
+int		 dp_put_dels(struct dp *, const struct dp_elem *, size_t, int);
+int		 dp_commit(struct dp *, const char *, dp_build_fn, void *);
+void		 dp_del_free(struct dp *);
 
 /* dp_sandbox.c */
+int		 dp_elem_cmp(const struct dp_elem *, const struct dp_elem *);
+int		 dp_elem_qcmp(const void *, const void *);
+struct dp_elem	*dp_elems_add(struct dp_elems *);
+int		 dp_elem_known(struct dp *, const struct dp_elem *,
+		    const struct timespec *);
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
 void		 dp_sbx_free_all(struct dp *);
 void		 dp_held_free_all(struct dp *);

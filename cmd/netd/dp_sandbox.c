@@ -18,10 +18,6 @@
 #include "log.h"
 #include "dp.h"
 
-/* Newer than Debian 12's headers: delete, and no error if absent. */
-#define DP_MSG_DESTROYSETELEM	30
-#define DP_MSG_DESTROYOBJ	31
-
 /* Elements a policy can need beyond its rules: counter, src, flags. */
 #define DP_FIXED_ELEMS		8
 /* Elements per batch when many go at once (pins, reconciliation). */
@@ -40,7 +36,7 @@ dp_sbx_cmp(struct dp_sbx *a, struct dp_sbx *b)
 	return (strcmp(a->ident.ifname, b->ident.ifname));
 }
 
-static int
+int
 dp_elem_cmp(const struct dp_elem *a, const struct dp_elem *b)
 {
 	if (a->set != b->set)
@@ -54,7 +50,7 @@ dp_pin_cmp(struct dp_pin *a, struct dp_pin *b)
 	return (dp_elem_cmp(&a->e, &b->e));
 }
 
-static int
+int
 dp_elem_qcmp(const void *a, const void *b)
 {
 	return (dp_elem_cmp(a, b));
@@ -68,6 +64,32 @@ dp_sbx_find(struct dp *dp, const char *ifname)
 	memset(key.ident.ifname, 0, sizeof(key.ident.ifname));
 	strlcpy(key.ident.ifname, ifname, sizeof(key.ident.ifname));
 	return (RB_FIND(dp_sbxs, &dp->sbxs, &key));
+}
+
+/*
+ * Whether the registry says the kernel holds e: an element of a
+ * sandbox's policy, a pin before its expiry, a sandbox's counter.
+ */
+int
+dp_elem_known(struct dp *dp, const struct dp_elem *e,
+    const struct timespec *now)
+{
+	struct dp_sbx	*sbx;
+	struct dp_pin	 key, *pin;
+	char		 ifname[IFNAMSIZ];
+
+	dp_elem_ifname(e, ifname);
+	if ((sbx = dp_sbx_find(dp, ifname)) == NULL)
+		return (0);
+	if (e->set == DP_OBJ_COUNTER)
+		return (1);
+	if (e->set == DS_PIN4 || e->set == DS_PIN6) {
+		key.e = *e;
+		pin = RB_FIND(dp_pins, &sbx->pins, &key);
+		return (pin != NULL && timespeccmp(&pin->expiry, now, >));
+	}
+	return (bsearch(e, sbx->elems, sbx->nelems, sizeof(*e),
+	    dp_elem_qcmp) != NULL);
 }
 
 int
@@ -145,12 +167,7 @@ dp_key_prefix(uint8_t *k, int af, const void *addr, uint32_t len)
 	memcpy(k, &len, sizeof(len));
 }
 
-struct dp_elems {
-	struct dp_elem	*v;
-	size_t		 n, cap;
-};
-
-static struct dp_elem *
+struct dp_elem *
 dp_elems_add(struct dp_elems *es)
 {
 	struct dp_elem	*v;
@@ -304,6 +321,15 @@ dp_elems_minus(const struct dp_elem *a, size_t na, const struct dp_elem *b,
 	return (n);
 }
 
+/* What dp_build_sandbox puts in the batch. */
+struct dp_put {
+	struct dp_sbx		*old;
+	const char		*ifname;
+	const struct dp_elems	*es;
+	const struct dp_name	*names;
+	size_t			 nnames;
+};
+
 /*
  * A sandbox new to this netd gets its counter and every element; its
  * counter map entry is replaced, in case one survived a restart.  A
@@ -311,35 +337,37 @@ dp_elems_minus(const struct dp_elem *a, size_t na, const struct dp_elem *b,
  * pins of ports its new policy does not name.  One batch.
  */
 static int
-dp_put_sandbox(struct dp *dp, struct dp_sbx *old, const char *ifname,
-    const struct dp_elems *es, const struct dp_name *names, size_t nnames)
+dp_build_sandbox(struct dp *dp, void *arg)
 {
+	struct dp_put	*p = arg;
+	struct dp_sbx	*old = p->old;
 	struct dp_elem	*diff;
 	struct dp_pin	*pin;
 	size_t		 n, max;
 	int		 rc = 0;
 
-	max = es->n + (old != NULL ? old->nelems + old->npins : 0);
+	max = p->es->n + (old != NULL ? old->nelems + old->npins : 0);
 	if ((diff = calloc(max + 1, sizeof(*diff))) == NULL)
 		return (-1);
 	if (old == NULL) {
-		rc |= dp_put_counter(dp, NFT_MSG_NEWOBJ, NLM_F_CREATE, ifname);
-		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, es->v, 1);
+		rc |= dp_put_counter(dp, NFT_MSG_NEWOBJ, NLM_F_CREATE,
+		    p->ifname);
+		rc |= dp_put_dels(dp, p->es->v, 1, DP_ASK);
 		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
-		    es->v, es->n);
+		    p->es->v, p->es->n);
 	} else {
-		n = dp_elems_minus(old->elems, old->nelems, es->v, es->n,
-		    diff);
-		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, diff, n);
-		n = dp_elems_minus(es->v, es->n, old->elems, old->nelems,
-		    diff);
+		n = dp_elems_minus(old->elems, old->nelems, p->es->v,
+		    p->es->n, diff);
+		rc |= dp_put_dels(dp, diff, n, DP_ASK);
+		n = dp_elems_minus(p->es->v, p->es->n, old->elems,
+		    old->nelems, diff);
 		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE,
 		    diff, n);
 		n = 0;
 		RB_FOREACH(pin, dp_pins, &old->pins)
-			if (!dp_pin_named(names, nnames, &pin->e))
+			if (!dp_pin_named(p->names, p->nnames, &pin->e))
 				diff[n++] = pin->e;
-		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, diff, n);
+		rc |= dp_put_dels(dp, diff, n, DP_ASK);
 	}
 	free(diff);
 	return (rc);
@@ -367,6 +395,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	struct dp_sbx	*old, *sbx = NULL;
 	struct dp_elems	 es;
 	struct dp_name	*names = NULL;
+	struct dp_put	 put;
 	size_t		 nnames;
 
 	if (dp_policy_elems(ni, pol, rules, nrules, &es) == -1 ||
@@ -378,12 +407,8 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	old = dp_sbx_find(dp, ni->ifname);
 	if (old == NULL && (sbx = calloc(1, sizeof(*sbx))) == NULL)
 		goto fail;
-	nft_batch_reset(dp->b);
-	if (dp_put_sandbox(dp, old, ni->ifname, &es, names, nnames) == -1) {
-		nft_batch_reset(dp->b);
-		goto fail;
-	}
-	if (nft_batch_commit(dp->b, __func__) == -1) {
+	put = (struct dp_put){ old, ni->ifname, &es, names, nnames };
+	if (dp_commit(dp, __func__, dp_build_sandbox, &put) == -1) {
 		log_warn("%s: %s %s", __func__, ni->id, ni->ifname);
 		free(sbx);
 		free(es.v);
@@ -401,6 +426,7 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	free(old->names);
 	old->ident = *ni;
 	strlcpy(old->policy, pol->name, sizeof(old->policy));
+	old->pins_max = pol->pins_max;
 	old->elems = es.v;
 	old->nelems = es.n;
 	old->names = names;
@@ -417,9 +443,9 @@ dp_sandbox_add(struct dp *dp, const struct netd_ident *ni,
 	return (-1);
 }
 
-/* A sandbox's pins, all of them, into the open batch. */
+/* The deletion of a sandbox's pins, all of them, into the open batch. */
 static int
-dp_put_pins(struct dp *dp, struct dp_sbx *sbx, uint16_t type)
+dp_put_pins_del(struct dp *dp, struct dp_sbx *sbx)
 {
 	struct dp_elem	*v;
 	struct dp_pin	*pin;
@@ -432,7 +458,7 @@ dp_put_pins(struct dp *dp, struct dp_sbx *sbx, uint16_t type)
 		return (-1);
 	RB_FOREACH(pin, dp_pins, &sbx->pins)
 		v[n++] = pin->e;
-	rc = dp_put_elems(dp, type, 0, v, n);
+	rc = dp_put_dels(dp, v, n, DP_ASK);
 	free(v);
 	return (rc);
 }
@@ -479,23 +505,28 @@ dp_pins_note(struct dp_sbx *sbx, const struct dp_elem *e, uint64_t ms,
 	return (0);
 }
 
+/* Elements, pins, then the counter they refer to. */
+static int
+dp_build_del_known(struct dp *dp, void *arg)
+{
+	struct dp_sbx	*sbx = arg;
+	struct dp_elem	 ctr;
+	int		 rc = 0;
+
+	dp_key_start(&ctr, DS_COUNTERS, sbx->ident.ifname);
+	ctr.set = DP_OBJ_COUNTER;
+	rc |= dp_put_dels(dp, sbx->elems, sbx->nelems, DP_ASK);
+	rc |= dp_put_pins_del(dp, sbx);
+	rc |= dp_put_dels(dp, &ctr, 1, DP_ASK);
+	return (rc);
+}
+
 static int
 dp_sandbox_del_known(struct dp *dp, struct dp_sbx *sbx)
 {
 	const char	*ifname = sbx->ident.ifname;
-	int		 rc = 0;
 
-	nft_batch_reset(dp->b);
-	rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, sbx->elems,
-	    sbx->nelems);
-	rc |= dp_put_pins(dp, sbx, DP_MSG_DESTROYSETELEM);
-	rc |= dp_put_counter(dp, DP_MSG_DESTROYOBJ, 0, ifname);
-	if (rc != 0) {
-		nft_batch_reset(dp->b);
-		log_warn("%s: %s", __func__, ifname);
-		return (-1);
-	}
-	if (nft_batch_commit(dp->b, __func__) == -1) {
+	if (dp_commit(dp, __func__, dp_build_del_known, sbx) == -1) {
 		log_warn("%s: %s", __func__, ifname);
 		return (-1);
 	}
@@ -509,8 +540,7 @@ struct dp_scan {
 	netd_owned_fn	 owned;
 	void		*arg;
 	const char	*only;		/* remove all of this name alone */
-	struct dp_elems	 kill;
-	char		**ckill;	/* counters */
+	struct dp_elems	 kill;		/* and counters: DP_OBJ_COUNTER */
 	size_t		 nckill;
 	size_t		 adopted;
 	struct timespec	 now;
@@ -552,6 +582,7 @@ dp_scan_elem(struct dp *dp, const struct dp_elem *e, void *arg)
 	struct dp_scan	*sc = arg;
 	struct dp_sbx	*sbx;
 	struct dp_elem	*k;
+	struct timespec	 now;
 	char		 ifname[IFNAMSIZ];
 	int		 keep = 1;
 
@@ -561,8 +592,10 @@ dp_scan_elem(struct dp *dp, const struct dp_elem *e, void *arg)
 	else if (sc->only == NULL && (sbx = dp_sbx_find(dp, ifname)) != NULL) {
 		if (e->set == DS_PIN4 || e->set == DS_PIN6) {
 			keep = dp_pin_allowed(sbx, e);
+			/* Timed from after the dump: never before the kernel. */
+			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (keep && dp_pins_note(sbx, e, e->expires,
-			    &sc->now) == 0)
+			    &now) == 0)
 				sc->adopted++;
 		} else
 			keep = bsearch(e, sbx->elems, sbx->nelems,
@@ -581,60 +614,60 @@ dp_scan_counter(struct dp *dp, const char *name, uint64_t pkts,
     uint64_t bytes, void *arg)
 {
 	struct dp_scan	*sc = arg;
-	char		**v;
+	struct dp_elem	*k;
 
 	if (!dp_scan_doomed(sc, name))
 		return (0);
-	if ((v = reallocarray(sc->ckill, sc->nckill + 1, sizeof(*v))) ==
-	    NULL)
+	if ((k = dp_elems_add(&sc->kill)) == NULL)
 		return (-1);
-	sc->ckill = v;
-	if ((v[sc->nckill] = strdup(name)) == NULL)
-		return (-1);
+	dp_key_start(k, DS_COUNTERS, name);
+	k->set = DP_OBJ_COUNTER;
 	sc->nckill++;
 	return (0);
 }
 
-/* Destroy what the scan doomed: elements first, then the counters. */
+/* A slice of what the scan doomed, all seen in the kernel just now. */
+struct dp_slice {
+	const struct dp_elem	*v;
+	size_t			 n;
+};
+
+static int
+dp_build_slice(struct dp *dp, void *arg)
+{
+	struct dp_slice	*sl = arg;
+
+	return (dp_put_dels(dp, sl->v, sl->n, DP_SEEN));
+}
+
+/*
+ * Delete what the scan doomed, a batch at a time: elements first, then
+ * the counters (DP_OBJ_COUNTER sorts last).
+ */
 static int
 dp_scan_apply(struct dp *dp, struct dp_scan *sc)
 {
-	size_t	 i, n;
-	int	 rc = 0;
+	struct dp_slice	 sl;
+	size_t		 i, n;
+	int		 rc = 0;
 
+	qsort(sc->kill.v, sc->kill.n, sizeof(*sc->kill.v), dp_elem_qcmp);
 	for (i = 0; i < sc->kill.n; i += n) {
 		n = sc->kill.n - i;
 		if (n > DP_ELEMS_PER_BATCH)
 			n = DP_ELEMS_PER_BATCH;
-		nft_batch_reset(dp->b);
-		if (dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0,
-		    sc->kill.v + i, n) == -1 ||
-		    nft_batch_commit(dp->b, __func__) == -1)
+		sl.v = sc->kill.v + i;
+		sl.n = n;
+		if (dp_commit(dp, __func__, dp_build_slice, &sl) == -1)
 			rc = -1;
 	}
-	nft_batch_reset(dp->b);
-	for (i = 0; i < sc->nckill; i++) {
-		if (dp_put_counter(dp, DP_MSG_DESTROYOBJ, 0,
-		    sc->ckill[i]) == -1)
-			rc = -1;
-		if ((i + 1) % DP_ELEMS_PER_BATCH == 0 &&
-		    nft_batch_commit(dp->b, __func__) == -1)
-			rc = -1;
-	}
-	if (nft_batch_commit(dp->b, __func__) == -1)
-		rc = -1;
 	return (rc);
 }
 
 static void
 dp_scan_free(struct dp_scan *sc)
 {
-	size_t	 i;
-
 	free(sc->kill.v);
-	for (i = 0; i < sc->nckill; i++)
-		free(sc->ckill[i]);
-	free(sc->ckill);
 }
 
 static int
@@ -670,7 +703,7 @@ dp_sandbox_del(struct dp *dp, const char *ifname)
 	sc.only = ifname;
 	rc = dp_scan(dp, &sc);
 	log_debug("%s: %s: %zu elements, %zu counters (scanned)", __func__,
-	    ifname, sc.kill.n, sc.nckill);
+	    ifname, sc.kill.n - sc.nckill, sc.nckill);
 	dp_scan_free(&sc);
 	if (rc == -1)
 		log_warnx("%s: %s: incomplete", __func__, ifname);
@@ -693,7 +726,7 @@ dp_reconcile(struct dp *dp, netd_owned_fn owned, void *arg)
 		if (!owned(sbx->ident.ifname, arg))
 			dp_sbx_free(dp, sbx);
 	log_info("%s: removed %zu elements and %zu counters, adopted %zu "
-	    "pins", __func__, sc.kill.n, sc.nckill, sc.adopted);
+	    "pins", __func__, sc.kill.n - sc.nckill, sc.nckill, sc.adopted);
 	dp_scan_free(&sc);
 	if (rc == -1)
 		log_warnx("%s: incomplete", __func__);
@@ -735,7 +768,7 @@ dp_pins_new(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
 }
 
 /*
- * Room for the group's new pins under DP_SBX_PINS_MAX, after dropping
+ * Room for the group's new pins under the sandbox's cap, after dropping
  * the expired ones from the count if need be.  Refreshing a pin held
  * already always fits.
  */
@@ -745,16 +778,16 @@ dp_pins_room(struct dp_sbx *sbx, const struct dp_elem *v, size_t n)
 	struct timespec	 now;
 	size_t		 want;
 
-	if (sbx->npins + n <= DP_SBX_PINS_MAX ||
+	if (sbx->npins + n <= sbx->pins_max ||
 	    (want = dp_pins_new(sbx, v, n)) == 0)
 		return (1);
-	if (sbx->npins + want > DP_SBX_PINS_MAX) {
+	if (sbx->npins + want > sbx->pins_max) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		dp_pins_prune(sbx, &now);
 		sbx->pins_pruned = now.tv_sec;
 		want = dp_pins_new(sbx, v, n);
 	}
-	return (sbx->npins + want <= DP_SBX_PINS_MAX);
+	return (sbx->npins + want <= sbx->pins_max);
 }
 
 /* A group's pins as elements at v; an errno if one may not be. */
@@ -782,8 +815,8 @@ dp_pin_group_elems(struct dp *dp, const struct dp_pin_group *g,
 		}
 	}
 	if (!dp_pins_room(sbx, v, g->n)) {
-		log_warnx("%s: %s: holds %zu live pins, at most %d",
-		    __func__, g->ifname, sbx->npins, DP_SBX_PINS_MAX);
+		log_warnx("%s: %s: holds %zu live pins, at most %zu",
+		    __func__, g->ifname, sbx->npins, sbx->pins_max);
 		return (ENOSPC);
 	}
 	return (0);
@@ -820,6 +853,18 @@ dp_pin_groups_note(struct dp *dp, struct dp_pin_group *g, size_t ng,
 	}
 }
 
+/* Pins deleted where they are, and added again with their new TTL. */
+static int
+dp_build_repin(struct dp *dp, void *arg)
+{
+	struct dp_slice	*sl = arg;
+
+	if (dp_put_dels(dp, sl->v, sl->n, DP_ASK) == -1)
+		return (-1);
+	return (dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, sl->v,
+	    sl->n));
+}
+
 /*
  * Pins of several groups (answers) in one netlink batch: each pin is
  * destroyed and added again, since an add of an existing element keeps
@@ -832,6 +877,7 @@ int
 dp_pin_groups(struct dp *dp, struct dp_pin_group *g, size_t ng)
 {
 	struct dp_elem	*v, *b;
+	struct dp_slice	 sl;
 	size_t		 i, total = 0, off, nb = 0;
 	int		 rc = 0;
 
@@ -867,13 +913,10 @@ dp_pin_groups(struct dp *dp, struct dp_pin_group *g, size_t ng)
 			}
 			b[off++] = b[i];
 		}
-		nb = off;
-		nft_batch_reset(dp->b);
-		rc |= dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, b, nb);
-		rc |= dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, b, nb);
-		if (rc != 0 || nft_batch_commit(dp->b, __func__) == -1) {
-			nft_batch_reset(dp->b);
-			log_warn("%s: %zu pins", __func__, nb);
+		sl.v = b;
+		sl.n = off;
+		if (dp_commit(dp, __func__, dp_build_repin, &sl) == -1) {
+			log_warn("%s: %zu pins", __func__, sl.n);
 			for (i = 0; i < ng; i++)
 				if (g[i].error == 0)
 					g[i].error = errno != 0 ? errno : EIO;
@@ -1016,6 +1059,9 @@ dp_held_elems(struct dp_held *h, struct dp_sbx *sbx, struct dp_elem *v,
 	size_t		 n = 0;
 
 	RB_FOREACH(pin, dp_pins, &h->pins) {
+		/* A reload may have lowered the policy's cap meanwhile. */
+		if (n >= sbx->pins_max)
+			break;
 		if (!timespeccmp(&pin->expiry, now, >))
 			continue;
 		timespecsub(&pin->expiry, now, &left);
@@ -1040,6 +1086,7 @@ dp_pins_carry(struct dp *dp, const char *id, const char *ifname, int carry)
 	struct dp_held	*h;
 	struct dp_sbx	*sbx;
 	struct dp_elem	*v;
+	struct dp_slice	 sl;
 	struct timespec	 now;
 	size_t		 i, n;
 
@@ -1054,11 +1101,9 @@ dp_pins_carry(struct dp *dp, const char *id, const char *ifname, int carry)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	n = dp_held_elems(h, sbx, v, &now);
 	dp_held_free(dp, h);
-	nft_batch_reset(dp->b);
-	if (n > 0 && (dp_put_elems(dp, DP_MSG_DESTROYSETELEM, 0, v, n) == -1 ||
-	    dp_put_elems(dp, NFT_MSG_NEWSETELEM, NLM_F_CREATE, v, n) == -1 ||
-	    nft_batch_commit(dp->b, __func__) == -1)) {
-		nft_batch_reset(dp->b);
+	sl.v = v;
+	sl.n = n;
+	if (n > 0 && dp_commit(dp, __func__, dp_build_repin, &sl) == -1) {
 		log_warn("%s: %s: %zu pins", __func__, id, n);
 		free(v);
 		return;

@@ -76,6 +76,7 @@ static const struct child_ops netd_ops = {
 	.init = netd_init,
 	.shutdown = netd_shutdown,
 	.conf_apply = netd_conf_apply,
+	.without = nft_without,
 	.dispatch_main = netd_dispatch_main,
 };
 

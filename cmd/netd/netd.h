@@ -131,12 +131,19 @@ int		 nft_batch_put(struct nft_batch *, uint16_t, uint16_t,
 		    enum nft_kind, void *);
 int		 nft_batch_count(struct nft_batch *);
 size_t		 nft_batch_size(struct nft_batch *);
+void		 nft_batch_quiet(struct nft_batch *, int);
 int		 nft_batch_commit(struct nft_batch *, const char *);
 int		 nft_query(struct nft_sock *, struct nlmsghdr *, nft_msg_fn,
 		    void *);
 int		 nft_get(struct nft_sock *, uint16_t, uint16_t, enum nft_kind,
 		    void *, nft_msg_fn, void *);
 uint32_t	 nft_sock_seq(struct nft_sock *);
+/* What the kernel's nf_tables takes (kfeat.h), probed on first use. */
+struct kfeat_nft;
+const struct kfeat_nft *nft_caps(void);
+int		 nft_has_destroy(void);
+/* Testing: -x nft-destroy does without NFT_MSG_DESTROY* on any kernel. */
+int		 nft_without(const char *);
 /* The daemon's start-up probe, as before: fatal if nf_tables is closed. */
 void		 nft_open(void);
 uint32_t	 nft_generation(void);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kfeat.h"
 #include "log.h"
 #include "netd.h"
 
@@ -44,9 +45,56 @@ struct nft_batch {
 	size_t			 cur;		/* offset of the open command */
 	size_t			 last;		/* offset of the last command */
 	int			 ncmd;
+	int			 quiet;		/* an errno logged as debug */
 };
 
 static struct nft_sock	*nft_default;
+static struct kfeat_nft	 nft_kf;
+static int		 nft_kf_probed;
+static int		 nft_kf_without_destroy;
+
+/*
+ * Testing: behave as on a kernel without the feature (nft-destroy: one
+ * before Linux 6.3), whatever this one has.  Before the first batch.
+ */
+int
+nft_without(const char *feature)
+{
+	if (strcmp(feature, "nft-destroy") != 0) {
+		errno = EINVAL;
+		return (-1);
+	}
+	nft_kf_without_destroy = 1;
+	return (0);
+}
+
+/* What this kernel's nf_tables takes, probed once. */
+const struct kfeat_nft *
+nft_caps(void)
+{
+	if (nft_kf_probed)
+		return (&nft_kf);
+	kfeat_nft_probe(&nft_kf);
+	nft_kf_probed = 1;
+	if (nft_kf.destroy == KF_UNKNOWN)
+		log_warnx("%s: cannot tell whether the kernel has "
+		    "NFT_MSG_DESTROY (%s): doing without", __func__,
+		    strerror(nft_kf.error));
+	if (nft_kf_without_destroy)
+		log_info("%s: NFT_MSG_DESTROY not used (-x nft-destroy)",
+		    __func__);
+	if (nft_kf_without_destroy)
+		nft_kf.destroy = KF_NO;
+	log_debug("%s: destroy %d, table owner %d, table persist %d",
+	    __func__, nft_kf.destroy, nft_kf.owner, nft_kf.persist);
+	return (&nft_kf);
+}
+
+int
+nft_has_destroy(void)
+{
+	return (nft_caps()->destroy == KF_YES);
+}
 
 struct nft_sock *
 nft_sock_open(void)
@@ -137,6 +185,7 @@ nft_batch_reset(struct nft_batch *b)
 
 	b->len = 0;
 	b->ncmd = 0;
+	b->quiet = 0;
 	nlh = nftnl_batch_begin(b->buf, nft_sock_seq(b->ns));
 	b->len = NLMSG_ALIGN(nlh->nlmsg_len);
 }
@@ -145,6 +194,10 @@ nft_batch_reset(struct nft_batch *b)
 struct nlmsghdr *
 nft_batch_msg(struct nft_batch *b, uint16_t type, uint16_t flags)
 {
+	/* The NFT_MSG_DESTROY* types, 26 to 31, from Linux 6.3 on. */
+	if (type >= 26 && type <= 31 && !nft_has_destroy())
+		fatalx("%s: message type %u on a kernel without it", __func__,
+		    type);
 	if (nft_batch_room(b) == -1)
 		return (NULL);
 	b->cur = b->len;
@@ -240,6 +293,13 @@ nft_batch_size(struct nft_batch *b)
 	return (b->len);
 }
 
+/* Until the next reset, errors err are the caller's to report. */
+void
+nft_batch_quiet(struct nft_batch *b, int err)
+{
+	b->quiet = err;
+}
+
 /* Read what the kernel queued while it ran the batch in our sendmsg. */
 static int
 nft_batch_replies(struct nft_batch *b, uint32_t lastseq, const char *who)
@@ -274,9 +334,15 @@ nft_batch_replies(struct nft_batch *b, uint32_t lastseq, const char *who)
 			}
 			if (err == 0)
 				err = e;
-			log_warnx("%s: %s: command %u: %s%s%s", __func__, who,
-			    nlh->nlmsg_seq - (lastseq - b->ncmd) - 1,
-			    strerror(e), *why ? ": " : "", why);
+			if (e == b->quiet)
+				log_debug("%s: %s: command %u: %s", __func__,
+				    who, nlh->nlmsg_seq - (lastseq - b->ncmd) -
+				    1, strerror(e));
+			else
+				log_warnx("%s: %s: command %u: %s%s%s",
+				    __func__, who, nlh->nlmsg_seq -
+				    (lastseq - b->ncmd) - 1, strerror(e),
+				    *why ? ": " : "", why);
 		}
 	}
 	if (err == 0 && !acked) {

@@ -1,9 +1,12 @@
 /*
  * A sandbox's cgroup: memory (with swap), pids and cpu limits, and the
  * freezer that gives sandbox_signal_all a stable snapshot.  cgroup v2
- * when its root offers memory, pids and cpu; otherwise v1, with one
- * directory per controller.  Either way a sandbox lives in
- * <hierarchy>/sandboxd/<id>.
+ * when its top offers memory, pids and cpu; otherwise v1, with one
+ * directory per controller.  The top is the cgroup delegated to us
+ * when the master found one and moved the daemons into its leaf
+ * (lib/cgroup_deleg.h): a sandbox then lives in <base>/sandboxes/<id>
+ * and nothing outside <base> is touched.  Otherwise it is the
+ * hierarchy's root, and a sandbox lives in <hierarchy>/sandboxd/<id>.
  */
 #include <sys/types.h>
 #include <sys/mount.h>
@@ -22,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_deleg.h"
 #include "log.h"
 #include "sandbox_int.h"
 
@@ -48,7 +52,8 @@ static const char *const cg_v1names[CG_MAXDIRS] = {
 };
 
 static enum cg_version	 cg_version;
-static char		 cg_v2root[64];
+static char		 cg_v2top[512];	/* the root, or the delegated base */
+static int		 cg_delegated;
 static int		 cg_has_freezer;
 
 static int
@@ -118,19 +123,22 @@ cg_has_words(const char *list, const char *const *want, size_t n)
 	return (1);
 }
 
+/*
+ * v2's top: the delegated base where the master put us in its leaf,
+ * else the hierarchy's root.  Usable when it offers all three.
+ */
 static int
 cg_detect_v2(void)
 {
 	static const char *const need[] = { "memory", "pids", "cpu" };
 	char	 buf[512];
 
-	if (cg_is_fs(CG_BASE, CGROUP2_SUPER_MAGIC))
-		strlcpy(cg_v2root, CG_BASE, sizeof(cg_v2root));
-	else if (cg_is_fs(CG_BASE "/unified", CGROUP2_SUPER_MAGIC))
-		strlcpy(cg_v2root, CG_BASE "/unified", sizeof(cg_v2root));
-	else
+	if (cgroup_deleg_find(CGROUP_PROC_SELF, cg_v2top,
+	    sizeof(cg_v2top)) == CGD_PLACED)
+		cg_delegated = 1;
+	else if (cgroup_v2_mount(cg_v2top, sizeof(cg_v2top)) == -1)
 		return (0);
-	return (cg_read(cg_v2root, "cgroup.controllers", buf,
+	return (cg_read(cg_v2top, "cgroup.controllers", buf,
 	    sizeof(buf)) == 0 && cg_has_words(buf, need, 3));
 }
 
@@ -215,6 +223,20 @@ cg_mount(char *err, size_t len)
 	return (0);
 }
 
+/* A service manager's cgroup that we leave: say so, once. */
+static void
+cg_warn_undelegated(void)
+{
+	char	 own[CONF_PATH_SIZE];
+
+	if (!cg_delegated &&
+	    cgroup_own_path(CGROUP_PROC_SELF, own, sizeof(own)) == 0 &&
+	    strcmp(own, "/") != 0)
+		log_warnx("cgroup %s is not delegated to us: sandboxes' "
+		    "cgroups go under %s, outside it (Delegate=yes?)", own,
+		    cg_v2top);
+}
+
 static int
 cg_detect(char *err, size_t len)
 {
@@ -228,17 +250,28 @@ cg_detect(char *err, size_t len)
 	if (cg_detect_v2()) {
 		cg_version = CG_V2;
 		cg_has_freezer = 1;
+		log_info("cgroup v2 under %s%s", cg_v2top,
+		    cg_delegated ? ", delegated" : "");
+		cg_warn_undelegated();
 		return (0);
 	}
 	for (i = CG_MEMORY; i <= CG_CPU; i++) {
 		snprintf(path, sizeof(path), CG_BASE "/%s", cg_v1names[i]);
-		if (!cg_is_fs(path, CGROUP_SUPER_MAGIC))
-			return (sbx_fail(err, len, "%s: no cgroup with the "
-			    "memory, pids and cpu controllers (v2 root or v1 "
-			    "%s)", __func__, path));
+		if (cg_is_fs(path, CGROUP_SUPER_MAGIC))
+			continue;
+		if (cg_delegated)
+			return (sbx_fail(err, len, "%s: delegated cgroup %s "
+			    "lacks the memory, pids or cpu controller",
+			    __func__, cg_v2top));
+		return (sbx_fail(err, len, "%s: no cgroup with the memory, "
+		    "pids and cpu controllers (v2 root or v1 %s)", __func__,
+		    path));
 	}
 	cg_has_freezer = cg_is_fs(CG_BASE "/freezer", CGROUP_SUPER_MAGIC);
 	cg_version = CG_V1;
+	/* A hybrid host's v2 has no controllers: v1 as without systemd. */
+	log_info("cgroup v1 under " CG_BASE "%s", cg_delegated ?
+	    ", the delegated v2 group having no controllers" : "");
 	return (0);
 }
 
@@ -251,12 +284,13 @@ cg_ndirs(void)
 }
 
 /*
- * The parent group of this instance's sandboxes: "sandboxd" for the
- * default state directory, "sandboxd-<hash>" for any other, so that two
- * instances (a test suite beside a production daemon) never reconcile
- * away each other's sandboxes.
+ * The parent group of this instance's sandboxes: "sandboxes" in a
+ * delegated cgroup, "sandboxd" at a hierarchy's root; followed, for any
+ * state directory but the default, by "-<hash>", so that two instances
+ * (a test suite beside a production daemon) never reconcile away each
+ * other's sandboxes.
  */
-static char	 cg_group[32] = SANDBOX_CGROUP_NAME;
+static char	 cg_suffix[16];
 
 void
 cgroup_set_instance(const char *state_dir)
@@ -265,41 +299,49 @@ cgroup_set_instance(const char *state_dir)
 	const char	*p;
 
 	if (strcmp(state_dir, "/var/lib/sandboxd") == 0) {
-		strlcpy(cg_group, SANDBOX_CGROUP_NAME, sizeof(cg_group));
+		cg_suffix[0] = '\0';
 		return;
 	}
 	for (p = state_dir; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 16777619u;
-	snprintf(cg_group, sizeof(cg_group), SANDBOX_CGROUP_NAME "-%08x", h);
+	snprintf(cg_suffix, sizeof(cg_suffix), "-%08x", h);
 }
 
 /* Directory i of a sandbox; id NULL: the instance's parent. */
 static void
 cg_dir(int i, const char *id, char *buf, size_t len)
 {
-	const char	*top = cg_v2root;
+	const char	*top = cg_v2top, *group = SANDBOX_CGROUP_NAME;
 	char		 v1top[64];
 
 	if (cg_version == CG_V1) {
 		snprintf(v1top, sizeof(v1top), CG_BASE "/%s", cg_v1names[i]);
 		top = v1top;
-	}
+	} else if (cg_delegated)
+		group = SANDBOX_CGROUP_DELEGATED;
 	if (id == NULL)
-		snprintf(buf, len, "%s/%s", top, cg_group);
+		snprintf(buf, len, "%s/%s%s", top, group, cg_suffix);
 	else
-		snprintf(buf, len, "%s/%s/%s", top, cg_group, id);
+		snprintf(buf, len, "%s/%s%s/%s", top, group, cg_suffix, id);
 }
 
-/* v2: a child sees a controller only if every parent passes it on. */
+/*
+ * v2: a child sees a controller only if every parent passes it on.  In
+ * a delegated cgroup that is the base, which the master left empty
+ * (no-internal-processes: a cgroup with processes cannot pass any).
+ */
 static int
 cg_v2_enable(char *err, size_t len)
 {
 	char	 dir[CONF_PATH_SIZE];
 
+	if (cg_write(cg_v2top, "cgroup.subtree_control",
+	    "+memory +pids +cpu") == -1)
+		return (sbx_fail(err, len, "%s: %s/cgroup.subtree_control: "
+		    "%s%s", __func__, cg_v2top, strerror(errno),
+		    errno == EBUSY ? " (processes in it?)" : ""));
 	cg_dir(0, NULL, dir, sizeof(dir));
-	if (cg_write(cg_v2root, "cgroup.subtree_control",
-	    "+memory +pids +cpu") == -1 ||
-	    (mkdirat(AT_FDCWD, dir, 0755) == -1 && errno != EEXIST) ||
+	if ((mkdirat(AT_FDCWD, dir, 0755) == -1 && errno != EEXIST) ||
 	    cg_write(dir, "cgroup.subtree_control", "+memory +pids +cpu") ==
 	    -1)
 		return (sbx_fail(err, len, "%s: %s: %s", __func__, dir,

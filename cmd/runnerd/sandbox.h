@@ -15,6 +15,7 @@
 
 #define SANDBOX_ID_SIZE		SBX_ID_SIZE	/* 16 hex digits */
 #define SANDBOX_CGROUP_NAME	"sandboxd"
+#define SANDBOX_CGROUP_DELEGATED "sandboxes"	/* under a delegated base */
 /* How long the kernel gets to empty a sandbox before we complain. */
 #define SBX_KILL_WAIT_MS	2000
 

@@ -54,7 +54,8 @@ child_spawn(struct child *c)
 
 	if (proc_exec_path(c->spec->name, path, sizeof(path)) == -1)
 		fatal("%s: cannot find %s", __func__, c->spec->name);
-	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose, &fd);
+	c->pid = proc_start(c->spec, path, sbx->debug, sbx->verbose,
+	    sbx->without, &fd);
 	if (c->pid == -1)
 		fatal("%s: start %s", __func__, c->spec->name);
 	imsgev_init(&c->iev, fd, child_dispatch, c);

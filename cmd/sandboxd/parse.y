@@ -141,7 +141,7 @@ static char	*strpool(const char *);
 
 %token	ALLOW BLOCKALL BUDGET CIDR CONTROL CPU DENY EGRESS ENV EXEC EXPOSE
 %token	FILESYSTEM FROM FSIZE GRACE GROUP INBOUND INCLUDE IFPREFIX KEEPFAILED
-%token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR
+%token	LIMITS MAX MEMORY NAME NETWORK NOFILE PASS PERMIT PIDS PINFLOOR PINS
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
@@ -446,6 +446,10 @@ netopt		: EGRESS DENY {
 			pbegin()->block_all = 1;
 			pcommit(1);
 		}
+		| PINS num32 {
+			pbegin()->pins_max = $2;
+			pcommit(1);
+		}
 		| INBOUND DENY			{ set_inbound(INB_DENY); }
 		| INBOUND ALLOW			{ set_inbound(INB_ANY); }
 		| INBOUND ALLOW FROM { set_inbound(INB_FROM); } fromlist
@@ -627,6 +631,7 @@ static const struct keywords keywords[] = {
 	{ "pids",		PIDS },
 	{ "pin-ceiling",	PINCEILING },
 	{ "pin-floor",		PINFLOOR },
+	{ "pins",		PINS },
 	{ "policy",		POLICY },
 	{ "port",		PORT },
 	{ "prebuild",		PREBUILD },

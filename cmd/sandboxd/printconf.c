@@ -218,6 +218,7 @@ print_network(struct sandboxd_conf *conf, struct policy_msg *p)
 	print_inbound(conf, p);
 	if (p->block_all)
 		printf("\t\tblock-all\n");
+	printf("\t\tpins %u\n", p->pins_max);
 	TAILQ_FOREACH(r, &conf->net_rules, entry)
 		if (strcmp(r->m.policy, p->name) == 0)
 			print_net_rule(&r->m);

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_deleg.h"
+#include "kfeat.h"
 #include "log.h"
 #include "sandboxd.h"
 
@@ -34,7 +36,7 @@ usage(void)
 	extern char	*__progname;
 
 	fprintf(stderr, "usage: %s [-dnv] [-D macro=value] [-f file] "
-	    "[-s socket]\n", __progname);
+	    "[-s socket] [-x feature]\n", __progname);
 	exit(1);
 }
 
@@ -175,14 +177,60 @@ sandboxd_signals(void)
 	signal_add(&ev_sigchld, NULL);
 }
 
+/*
+ * In a delegated cgroup (systemd's Delegate=yes), into its leaf before
+ * any child starts: every daemon then lives there, and the delegated
+ * cgroup, empty, is free to pass controllers on to the sandboxes'
+ * groups that runnerd makes beside the leaf.  Elsewhere nothing moves.
+ */
+static void
+sandboxd_cgroup(void)
+{
+	char	 base[4096], err[512];
+
+	switch (cgroup_deleg_find(CGROUP_PROC_SELF, base, sizeof(base))) {
+	case CGD_NONE:
+		log_debug("%s: no delegated cgroup v2", __func__);
+		return;
+	case CGD_HELD:
+		if (cgroup_deleg_place(base, err, sizeof(err)) == -1)
+			fatalx("delegated cgroup %s unusable: %s", base, err);
+		break;
+	case CGD_PLACED:
+		break;
+	}
+	log_info("delegated cgroup %s: daemons in %s/%s", base, base,
+	    CGROUP_DAEMONS);
+}
+
+/* With -v: the config, and on stderr what the kernel supports. */
 static int
 sandboxd_check_only(void)
 {
-	if (sbx->verbose)
-		print_config(sbx->conf);
-	else
+	struct kfeat	 kf;
+
+	if (!sbx->verbose) {
 		fprintf(stderr, "configuration OK\n");
+		return (0);
+	}
+	print_config(sbx->conf);
+	fflush(stdout);
+	kfeat_probe(&kf);
+	kfeat_print(&kf, stderr);
 	return (0);
+}
+
+/* Once, at start: what the kernel lacks and what that changes. */
+static void
+sandboxd_kernel(void)
+{
+	struct kfeat	 kf;
+
+	kfeat_probe(&kf);
+	kfeat_log(&kf);
+	if (sbx->without != NULL)
+		log_warnx("testing: the children do without %s (-x)",
+		    sbx->without);
 }
 
 int
@@ -194,7 +242,7 @@ main(int argc, char *argv[])
 	if ((sbx = calloc(1, sizeof(*sbx))) == NULL)
 		err(1, NULL);
 	sbx->conffile = CONF_DEFAULT_FILE;
-	while ((ch = getopt(argc, argv, "dD:f:ns:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dD:f:ns:vx:")) != -1) {
 		switch (ch) {
 		case 'd':
 			sbx->debug = 1;
@@ -216,6 +264,13 @@ main(int argc, char *argv[])
 		case 'v':
 			sbx->verbose++;
 			break;
+		case 'x':
+			/* The only feature a child can do without today. */
+			if (strcmp(optarg, "nft-destroy") != 0)
+				errx(1, "-x %s: unknown kernel feature",
+				    optarg);
+			sbx->without = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -235,8 +290,10 @@ main(int argc, char *argv[])
 	if (sbx->sockpath == NULL)
 		sbx->sockpath = sbx->conf->global.control_socket;
 	sandboxd_check_setup();
+	sandboxd_kernel();
 	if (!sbx->debug && daemon(0, 0) == -1)
 		fatal("daemon");
+	sandboxd_cgroup();
 	sbx->started = monotime();
 	event_init();
 	sandboxd_signals();

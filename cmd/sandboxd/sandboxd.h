@@ -51,6 +51,7 @@ struct sandboxd {
 	const char		*sockpath;	/* -s, else the config's */
 	int			 debug;
 	int			 verbose;
+	const char		*without;	/* -x: testing only */
 	int			 shutting_down;
 	uint64_t		 generation;
 	time_t			 started;

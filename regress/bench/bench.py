@@ -6,7 +6,8 @@ network and with one (policy "net", which bench.sh writes), against
 `bwrap --unshare-all --die-with-parent` with read-only system binds and
 against crun where it runs.  Prints medians and ratios, and whether the
 networked run is within NET_TARGET of bwrap; a miss is reported, not
-an error.
+an error.  With BENCH_KV, its figures for bench.json (start_*); with
+BENCH_SMOKE=1, a few runs only.
 """
 import json
 import os
@@ -17,8 +18,9 @@ import sys
 import tempfile
 import time
 
-RUNS = int(os.environ.get("BENCH_RUNS", "200"))
-
+SMOKE = os.environ.get("BENCH_SMOKE", "0") == "1"
+RUNS = int(os.environ.get("BENCH_RUNS", "5" if SMOKE else "200"))
+WARMUP = 1 if SMOKE else 10
 
 BLOCK = 10
 NET_TARGET = 1.5
@@ -30,7 +32,7 @@ def run1(cmd):
     return (time.perf_counter() - t0) * 1000
 
 
-def measure(cmds, runs=RUNS, warmup=10):
+def measure(cmds, runs=RUNS, warmup=WARMUP):
     """Every command RUNS times, in alternating blocks of BLOCK runs so
     that machine noise hits them alike; the order rotates each round so
     that none always follows the same one (the networked run's teardown
@@ -141,6 +143,23 @@ def main():
     print(json.dumps({"bench": "start_to_exit", "runs": RUNS,
                       "block": BLOCK, "results": results, "ratios": ratios,
                       "net_target": NET_TARGET, "net_target_met": met}))
+    figures = {"start_true_ms": med[plain], "start_net_ms": med[net],
+               "start_true_bwrap_ms": med[bw],
+               "start_true_ratio_bwrap": ratios["plain/bwrap"],
+               "start_net_ratio_bwrap": ratios["net/bwrap"]}
+    if "crun" in med:
+        figures["start_true_crun_ms"] = med["crun"]
+    kv_write(figures)
+
+
+def kv_write(figures):
+    """Append "key value" lines to BENCH_KV, for bench_json.py."""
+    path = os.environ.get("BENCH_KV")
+    if not path:
+        return
+    with open(path, "a") as f:
+        for k, v in figures.items():
+            f.write("%s %r\n" % (k, float(v)))
 
 
 main()

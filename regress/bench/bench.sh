@@ -1,27 +1,38 @@
 #!/bin/sh
-# make bench: start the suite in a throwaway namespace, measure, stop;
-# then netd's cost per sandbox, with the suite gone so that it does not
-# add noise; then dnspind against dnsmasq, with a suite of its own.
-. "$(dirname "$0")/../lib/common.sh"
-need_root
-setup_users
-# "net" gives the networked run a veth and datapath elements; the
-# address is TEST-NET-3, never reached: /bin/true does not connect.
-write_conf '
-policy "net" {
-	network { allow 203.0.113.10 port 80 }
-}'
-suite_start || { echo "suite did not start" >&2; exit 1; }
-# crun refuses hybrid cgroups; in a mount namespace of the bench's own
-# without the empty v2 mount it sees plain v1 and runs.  sandboxctl and
-# bwrap are not affected by that.
-unshare -m sh -c 'umount /sys/fs/cgroup/unified 2>/dev/null
-    exec python3 "$0" "$1" "$2"' "$ROOT/regress/bench/bench.py" \
-    "$SANDBOXCTL" "$SOCK"
-rc=$?
-suite_stop
-echo
-sh "$ROOT/regress/bench/netd_bench.sh" || rc=1
-echo
-sh "$ROOT/regress/bench/dns_bench.sh" || rc=1
+# make bench: each driver in turn, each in a throwaway namespace and
+# with a suite of its own where it needs one: sandbox start-to-exit
+# against bwrap and crun (start_bench.sh), host memory, create and
+# concurrent runs (life_bench.sh), netd's cost per sandbox
+# (netd_bench.sh), dnspind against dnsmasq (dns_bench.sh).  Each prints
+# its tables and appends its figures to one list, which bench_json.py
+# writes as $BENCH_JSON (build/bench.json), one flat object of numbers.
+# The exit status is 1 if a driver failed or a figure is missing, not
+# for a missed target.  BENCH_SMOKE=1: tiny N, a few seconds each
+# (regress/bench/smoke.t); BENCH_ONLY="life dns": those drivers alone.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B="$ROOT/${SANDBOXD_BUILD:-build}"
+BENCH_JSON=${BENCH_JSON:-$B/bench.json}
+DRIVERS=${BENCH_ONLY:-start life netd dns}
+BENCH_KV=$(mktemp /tmp/sbxbench.XXXXXX) || exit 1
+export BENCH_KV
+trap 'rm -f "$BENCH_KV"' EXIT
+trap 'exit 1' INT TERM HUP
+
+rc=0
+# A smoke run's figures say so, should one be taken for a measurement.
+[ "${BENCH_SMOKE:-0}" = 1 ] && echo "smoke 1" >> "$BENCH_KV"
+for d in $DRIVERS; do
+	echo "=== $d ($(date -u +%H:%M:%S))"
+	if ! sh "$ROOT/regress/bench/${d}_bench.sh"; then
+		echo "bench: ${d}_bench.sh failed" >&2
+		rc=1
+	fi
+	echo
+done
+set --
+for d in $DRIVERS; do set -- "$@" -d "$d"; done
+python3 "$ROOT/regress/bench/bench_json.py" "$@" "$BENCH_KV" "$BENCH_JSON" ||
+    rc=1
+echo "=== $BENCH_JSON"
+cat "$BENCH_JSON"
 exit $rc

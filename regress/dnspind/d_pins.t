@@ -20,6 +20,12 @@ policy \"many\" {
 }
 policy \"floor\" {
 	network { allow name \"short.test\" port 80 }
+}
+policy \"capped\" {
+	network {
+		allow name \"*.many.test\" port 80
+		pins 50
+	}
 }"
 topo_up || { echo "Bail out! topology"; exit 1; }
 stub_many
@@ -147,6 +153,15 @@ is "$(cat "$T/cap.out")" "answered 4096 servfail 104 again 0" \
 check "... and netd says why" grep -q "holds 4096 live pins, at most 4096" "$LOG"
 is "$(ctl run -p many -- python3 -c "$CAPPY" 20001 5)" \
     "answered 5 servfail 0 again 0" "another sandbox's new names are answered meanwhile"
+ctl destroy "$cap" >/dev/null
+# The cap is the policy's: network { pins 50 } gives 50, then SERVFAIL,
+# while the 4096 of "many" above took its 4200 names up to 4096.
+cap=$(sbx_create capped)
+ctl exec "$cap" -- python3 -c "$CAPPY" 30001 60 > "$T/cap.out" 2>&1
+is "$(cat "$T/cap.out")" "answered 50 servfail 10 again 0" \
+    "a policy with pins 50: 50 new pins, then SERVFAIL; a held name still answered"
+check "... and netd says its cap" grep -q "holds 50 live pins, at most 50" \
+    "$LOG"
 ctl destroy "$cap" >/dev/null
 
 # The floor: TTL 1, pin-floor 3s.  t0 the first answer, t1 a second,

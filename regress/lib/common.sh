@@ -100,12 +100,15 @@ suite_start() {
 	suite_run "$@"
 }
 
-# suite_run [sandboxd flags]: the suite in $NS, made already.
+# suite_run [sandboxd flags]: the suite in $NS, made already.  With
+# SBX_WITHOUT=FEATURE (the *_nodestroy.t tests), sandboxd -x FEATURE.
 suite_run() {
 	ip netns exec "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" \
-	    -s "$SOCK" "$@" >>"$LOG" 2>&1 &
+	    -s "$SOCK" ${SBX_WITHOUT:+-x "$SBX_WITHOUT"} "$@" >>"$LOG" 2>&1 &
 	SBX_PID=$!
-	wait_for 10 all_ready
+	wait_for 10 all_ready || return 1
+	[ "$SBX_WITHOUT" != nft-destroy ] ||
+	    wait_for 5 grep -q "deletions by NFT_MSG_DEL of what exists" "$LOG"
 }
 
 # suite_start_env VAR=VALUE... -- [sandboxd flags]: as suite_start, with

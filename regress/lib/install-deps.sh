@@ -1,20 +1,26 @@
 #!/bin/sh
-# Install the Debian 12 packages the build and the tests need, if missing;
-# with "bench", also those only make bench uses: the DNS server it
-# compares dnspind with and serves the names from (dnsmasq-base, the
-# program without the system service), and the load generator.
+# Install the Debian 12 packages the build, the tests and make bench
+# need, if missing.  make test runs the bench drivers too, in smoke mode
+# (regress/bench/smoke.t): so the DNS server make bench compares dnspind
+# with and serves the names from (dnsmasq-base, the program without the
+# system service) and the load generator are here for both.  "bench"
+# (make bench-deps) asks for nothing more.  With "host", also what make
+# test-host needs to build and boot its Debian 12 guest (regress/host/):
+# mmdebstrap, qemu, mke2fs and debugfs.
 set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
     libclang-rt-14-dev
-    bubblewrap crun"
+    bubblewrap crun dnsmasq-base dnsperf"
 # regress/host/tap-guest.t: qemu runs Debian's kernel (fetched with
 # apt-get download) on an initramfs of busybox-static, made with cpio.
 tapguest_pkgs="qemu-system-x86 busybox-static cpio"
 pkgs="$pkgs $tapguest_pkgs"
-bench_pkgs="dnsmasq-base dnsperf"
-[ "${1:-}" = bench ] && pkgs="$pkgs $bench_pkgs"
+host_pkgs="mmdebstrap debian-archive-keyring qemu-system-x86 e2fsprogs"
+case "${1:-}" in
+host)	pkgs="$pkgs $host_pkgs" ;;
+esac
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |

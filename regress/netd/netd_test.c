@@ -7,8 +7,10 @@
  *	netd_test selftest			identity unit tests, TAP
  *	netd_test serve SOCK [key=value...]	the library behind SOCK
  *	    subnet=A/N prefix=P resolver=A uplink=IF
+ *	    without=nft-destroy (as netd -x: the pre-6.3 deletions)
  *	netd_test -s SOCK command [args...]	one command to the server
- *	netd_test bench [dp|link] N...		add+del time at N live
+ *	netd_test bench [dp|link] [iters=K] [without=F] N...
+ *						add+del time at N live
  *
  * Commands: init; add ID NETNS|-|tap:UID [policy...]; del ID (down and
  * reap); down ID; reap;
@@ -28,6 +30,7 @@
 #include "../../cmd/netd/ident.c"
 #include "../../cmd/netd/datapath.c"
 #include "../../cmd/netd/dp_sandbox.c"
+#include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
 #include "../../cmd/netd/link.c"
 #include "../../cmd/netd/ct.c"
@@ -687,7 +690,10 @@ parse_params(int argc, char **argv, struct netd_params *p)
 			strlcpy(p->ifprefix, v, sizeof(p->ifprefix));
 		else if (strcmp(kv, "uplink") == 0)
 			strlcpy(p->uplink, v, sizeof(p->uplink));
-		else
+		else if (strcmp(kv, "without") == 0) {
+			if (nft_without(v) == -1)
+				return (-1);
+		} else
 			return (-1);
 	}
 	return (0);
@@ -972,7 +978,8 @@ bench_once(int link, unsigned int i, const struct policy *p, int nsfd,
 }
 
 /*
- * bench [dp|link] [iters=K] N...: the median add+del time with N live
+ * bench [dp|link] [iters=K] [without=F] N...: the median add+del time
+ * with N live
  * sandboxes (the measured one included), N ascending.
  */
 static int
@@ -997,6 +1004,12 @@ bench(int argc, char **argv)
 		iters = strtonum(argv[0] + 6, 1, 100000, &errstr);
 		if (errstr != NULL)
 			errx(1, "iters: %s", errstr);
+		argc--;
+		argv++;
+	}
+	if (argc > 0 && strncmp(argv[0], "without=", 8) == 0) {
+		if (nft_without(argv[0] + 8) == -1)
+			errx(1, "%s: unknown kernel feature", argv[0]);
 		argc--;
 		argv++;
 	}
@@ -1049,7 +1062,8 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: netd_test selftest | serve SOCK [k=v...] | "
-	    "-s SOCK command [args...] | bench [dp|link] [iters=K] N...\n");
+	    "-s SOCK command [args...] | bench [dp|link] [iters=K] "
+	    "[without=F] N...\n");
 	exit(2);
 }
 

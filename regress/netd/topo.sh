@@ -101,12 +101,17 @@ servers() {
 }
 
 # netd_start [subnet=... uplink=...]: the library, serving in the host.
+# With SBX_WITHOUT=nft-destroy (the *_nodestroy.t tests), as netd -x:
+# deletions as on a kernel before 6.3, which the log must confirm.
 netd_start() {
 	rm -f "$SOCKN"
+	set -- "$@" ${SBX_WITHOUT:+without=$SBX_WITHOUT}
 	(NETD_TEST_VERBOSE=1 ip netns exec "$H" "$TEST" serve "$SOCKN" "$@" \
 	    >> "$NLOG" 2>&1 & echo $! > "$T/netd.pid")
 	NETD_PID=$(cat "$T/netd.pid")
-	wait_for 15 test -S "$SOCKN" && nd init
+	wait_for 15 test -S "$SOCKN" && nd init || return 1
+	[ "$SBX_WITHOUT" != nft-destroy ] ||
+	    grep -q "deletions by NFT_MSG_DEL of what exists" "$NLOG"
 }
 
 # netd_kill: kill -9, as a crash would.

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""bench_json.py [-d DRIVER]... KV JSON: the "key value" lines the bench
+drivers appended to KV (kv.sh) as one flat JSON object of numbers in
+JSON, written whole through a temporary file.  Exits 1, naming them, if
+a line is not "key number", a key comes twice, or a figure of the
+DRIVERs (with none given, of every driver) is missing; what was read is
+written all the same.  bench.sh and regress/bench/smoke.t use it.
+
+bench_json.py -t JSON: the table of README's "Performance" section.
+"""
+import json
+import math
+import os
+import re
+import sys
+
+# What each driver must give (regress/bench/DRIVER_bench.sh); README's
+# "Performance" table lists them.
+EXPECTED = {
+    "start": ("start_true_ms", "start_true_bwrap_ms", "start_net_ms",
+              "start_true_ratio_bwrap", "start_net_ratio_bwrap"),
+    "life": ("host_kib_per_sandbox", "host_kib_daemons_per_sandbox",
+             "host_kib_pid1_per_sandbox", "create_live_4000_s",
+             "create_exec_p50_ms",
+             "create_exec_p99_ms", "create_rate_per_s_100",
+             "create_rate_100_failed", "concurrent_runs_1000_completed",
+             "concurrent_runs_1000_s"),
+    "netd": ("net_identity_ms_1", "net_identity_ms_4000",
+             "net_identity_ratio_4000", "netd_datapath_ms_1",
+             "netd_datapath_ms_4000", "netd_datapath_ratio_4000"),
+    "dns": ("dns_repeat_qps_1", "dns_repeat_qps_4000", "dnsmasq_qps_1",
+            "dnsmasq_qps_4000", "dns_repeat_ratio_dnsmasq_4000",
+            "dns_newpin_qps_1", "dns_newpin_qps_4000"),
+}
+# -t: what each figure is, and its target (issue 18), for README.
+TABLE = (
+    ("start_true_ms", "run /bin/true, median ms", ""),
+    ("start_true_bwrap_ms", "bwrap's, same run", ""),
+    ("start_true_ratio_bwrap", "ours / bwrap's", "<= 0.6"),
+    ("start_net_ms", "the same with a network", ""),
+    ("start_net_ratio_bwrap", "with a network / bwrap's", "<= 1.0"),
+    ("net_identity_ms_1", "whole net identity, 1 live", ""),
+    ("net_identity_ms_4000", "the same, 4000 live", ""),
+    ("net_identity_ratio_4000", "4000 / 1", "<= 1.2"),
+    ("netd_datapath_ms_4000", "datapath add+del, 4000", "< 1"),
+    ("dns_repeat_qps_4000", "repeat answers/s, 4000", ">= 60000"),
+    ("dnsmasq_qps_4000", "dnsmasq's, same run", ""),
+    ("dns_repeat_ratio_dnsmasq_4000", "dnspind / dnsmasq", ">= 1.5"),
+    ("dns_newpin_qps_4000", "new-pin answers/s, 4000", ">= 20000"),
+    ("concurrent_runs_1000_completed", "of 1000 concurrent runs", "1000"),
+    ("concurrent_runs_1000_s", "all of them, seconds", ""),
+    ("host_kib_per_sandbox", "KiB a sandbox, idle", "<= 16"),
+    ("host_kib_daemons_per_sandbox", "of it in the daemons", ""),
+    ("host_kib_pid1_per_sandbox", "of it in its process 1", ""),
+    ("create_live_4000_s", "making 4000, 4 at a time, s", ""),
+    ("create_exec_p50_ms", "create+exec+destroy p50", ""),
+    ("create_exec_p99_ms", "create+exec+destroy p99", "<= 10"),
+    ("create_rate_per_s_100", "creates/s, 100 creators", ">= 200"),
+    ("create_rate_100_failed", "creates refused of 500", "0"),
+)
+
+
+def table(path):
+    with open(path) as f:
+        fig = json.load(f)
+    row = "  %-31s %7s  %-28s %s"
+    print(row % ("key", "value", "what", "target"))
+    for k, what, target in TABLE:
+        v = fig.get(k)
+        v = "-" if v is None else ("%d" % v if isinstance(v, int) or
+                                   v >= 1000 else "%.2f" % v)
+        print((row % (k, v, what, target)).rstrip())
+    return 0
+
+
+KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def read_kv(path, errors):
+    fig = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            parts = line.split()
+            where = "%s:%d" % (path, n)
+            if len(parts) != 2 or not KEY.match(parts[0]):
+                errors.append("%s: not \"key value\": %r" % (where, line))
+                continue
+            k, v = parts
+            try:
+                x = float(v)
+            except ValueError:
+                x = math.nan
+            if not math.isfinite(x):
+                errors.append("%s: %s: not a number: %r" % (where, k, v))
+                continue
+            if k in fig:
+                errors.append("%s: %s: given twice" % (where, k))
+                continue
+            fig[k] = int(x) if x.is_integer() and abs(x) < 2**53 else x
+    return fig
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "-t":
+        return table(sys.argv[2])
+    args, drivers = sys.argv[1:], []
+    while len(args) >= 2 and args[0] == "-d" and args[1] in EXPECTED:
+        drivers.append(args[1])
+        args = args[2:]
+    if len(args) != 2:
+        print("usage: bench_json.py [-d %s]... KV JSON" %
+              " | ".join(EXPECTED), file=sys.stderr)
+        return 2
+    kv, out = args
+    want = [k for d in (drivers or EXPECTED) for k in EXPECTED[d]]
+    errors = []
+    fig = read_kv(kv, errors) if os.path.exists(kv) else {}
+    errors += ["%s: missing" % k for k in want if k not in fig]
+    tmp = out + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(fig, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.rename(tmp, out)
+    for e in errors:
+        print("bench_json: %s" % e, file=sys.stderr)
+    return 1 if errors else 0
+
+
+sys.exit(main())

@@ -1,0 +1,18 @@
+# Sourced by the bench drivers after common.sh: their figures for
+# build/bench.json, and the short smoke mode that make test runs.
+#
+# BENCH_KV=FILE: each driver appends "key value" lines to FILE, one a
+# figure; bench_json.py turns them into one JSON object and checks that
+# every expected key came as a number.  Unset, nothing is written.
+# BENCH_SMOKE=1: every driver runs with a tiny N and short durations,
+# to prove it still runs and still produces every figure, not to
+# measure anything.
+
+BENCH_SMOKE=${BENCH_SMOKE:-0}
+
+# bench_kv KEY VALUE: one figure.  An empty VALUE is written as "-",
+# which bench_json.py reports as not a number.
+bench_kv() {
+	[ -n "${BENCH_KV:-}" ] || return 0
+	echo "$1 ${2:--}" >> "$BENCH_KV"
+}

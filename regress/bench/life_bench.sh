@@ -1,0 +1,16 @@
+#!/bin/sh
+# Host memory per idle sandbox, create+exec latency, the create rate
+# of concurrent creators and concurrent runs (life_bench.py), in a
+# suite of its own in a throwaway namespace; bench.sh runs it.  Its
+# sandboxes' cgroups, should runnerd leave any, go with the suite
+# (common.sh's cleanup).
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/bench/kv.sh"
+need_root
+setup_users
+write_conf ''
+suite_start || { echo "life_bench: the suite did not start" >&2; exit 1; }
+python3 "$ROOT/regress/bench/life_bench.py" "$SANDBOXCTL" "$SOCK" "$SBX_PID"
+rc=$?
+suite_stop || rc=1
+exit $rc

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Bench code cannot rot silently: every driver of make bench runs in
+# smoke mode (BENCH_SMOKE=1: tiny N, a fraction of a second a run, each
+# in a namespace and a suite of its own) and must exit 0 and give every
+# figure of its own as a number (bench_json.py -d DRIVER); then all of
+# them together make the whole of bench.json.  The figures of a smoke
+# run mean nothing.  And bench_json.py itself refuses what is not a
+# figure, so that the checks above can fail.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+
+# check() sets $d: the loop's variable is drv.
+DRIVERS="start life netd dns"
+JSON="$ROOT/regress/bench/bench_json.py"
+plan 10
+
+missing=
+for p in bwrap crun dnsmasq dnsperf; do
+	command -v $p > /dev/null || missing="$missing $p"
+done
+[ -z "$missing" ] || diag "missing:$missing (make deps installs them)"
+
+for drv in $DRIVERS; do
+	t0=$(date +%s)
+	BENCH_SMOKE=1 BENCH_KV="$T/$drv.kv" \
+	    sh "$ROOT/regress/bench/${drv}_bench.sh" > "$T/$drv.out" 2>&1
+	rc=$?
+	diag "${drv}_bench.sh: exit $rc in $(($(date +%s) - t0)) s"
+	[ $rc = 0 ] || tail -n 20 "$T/$drv.out" | sed 's/^/# /'
+	check "${drv}_bench.sh runs in smoke mode" test $rc = 0
+	if python3 "$JSON" -d "$drv" "$T/$drv.kv" "$T/$drv.json" \
+	    2> "$T/$drv.err"; then
+		ok "${drv}_bench.sh gives each of its figures, as a number"
+	else
+		notok "${drv}_bench.sh gives each of its figures, as a number"
+		sed 's/^/# /' "$T/$drv.err"
+	fi
+done
+cat "$T"/*.kv > "$T/all.kv"
+check "together, every figure of bench.json" \
+    python3 "$JSON" "$T/all.kv" "$T/bench.json"
+diag "$(tr -d '\n' < "$T/bench.json")"
+
+# The checker: a figure that is not a number, one given twice and one
+# missing are each refused, and named.
+printf 'start_true_ms 1.5\nstart_net_ms abc\nstart_true_ms 2\n' > "$T/bad.kv"
+python3 "$JSON" -d start "$T/bad.kv" "$T/bad.json" 2> "$T/bad.err"
+rc=$?
+check "bench_json.py refuses a non-number, a repeat and a missing figure" \
+    sh -c "[ $rc = 1 ] && grep -q 'start_net_ms: not a number' '$T/bad.err' &&
+	grep -q 'start_true_ms: given twice' '$T/bad.err' &&
+	grep -q 'start_true_bwrap_ms: missing' '$T/bad.err'"
+done_testing
