@@ -58,7 +58,9 @@ static const unsigned long sc_netd_ioctl[] = {
 /* envd serves broker clients and makes each exec's channel. */
 static const int sc_envd[] = {
 	SCMP_SYS(accept4), SCMP_SYS(shutdown), SCMP_SYS(getsockopt),
-	SCMP_SYS(socketpair)
+	SCMP_SYS(socketpair),
+	/* SO_PASSRIGHTS on broker sockets, SO_LINGER on fds it discards */
+	SCMP_SYS(setsockopt)
 };
 
 static const int sc_dnspind[] = {
