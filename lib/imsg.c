@@ -63,6 +63,7 @@ imsg_init(struct imsgbuf *ibuf, int fd)
 	TAILQ_INIT(&ibuf->w.bufs);
 	ibuf->w.queued = 0;
 	ibuf->w.qbytes = 0;
+	ibuf->w.written = 0;
 	ibuf->r.wpos = 0;
 	ibuf->fd = fd;
 	ibuf->pid = getpid();
@@ -100,6 +101,7 @@ imsg_clear(struct imsgbuf *ibuf)
 	}
 	ibuf->w.queued = 0;
 	ibuf->w.qbytes = 0;
+	ibuf->w.written = 0;
 	while ((fd = imsg_dequeue_fd(ibuf)) != -1)
 		fdguard_discard(fd);
 	ibuf->r.wpos = 0;
@@ -221,6 +223,12 @@ size_t
 imsg_queued_bytes(const struct imsgbuf *ibuf)
 {
 	return (ibuf->w.qbytes);
+}
+
+uint64_t
+imsg_written_bytes(const struct imsgbuf *ibuf)
+{
+	return (ibuf->w.written);
 }
 
 size_t
@@ -478,10 +486,12 @@ imsg_consume(struct imsgbuf *ibuf, size_t len)
 		if (len < left) {
 			b->rpos += len;
 			ibuf->w.qbytes -= len;
+			ibuf->w.written += len;
 			return;
 		}
 		len -= left;
 		ibuf->w.qbytes -= left;
+		ibuf->w.written += left;
 		TAILQ_REMOVE(&ibuf->w.bufs, b, entry);
 		ibuf->w.queued--;
 		ibuf_free(b);

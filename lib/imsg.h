@@ -38,6 +38,7 @@ struct msgbuf {
 	TAILQ_HEAD(, ibuf)	 bufs;
 	uint32_t		 queued;
 	size_t			 qbytes;	/* not yet written */
+	uint64_t		 written;	/* ever written */
 };
 
 struct ibuf_read {
@@ -86,6 +87,7 @@ size_t	 imsg_pending(const struct imsgbuf *);
 size_t	 imsg_fds_held(const struct imsgbuf *);
 /* Bytes composed and not yet written. */
 size_t	 imsg_queued_bytes(const struct imsgbuf *);
+uint64_t imsg_written_bytes(const struct imsgbuf *);
 
 /*
  * imsg_get: 1 if a whole message was taken into imsg (free it with

@@ -26,7 +26,9 @@
 #define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
-#define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread reply bytes */
+#define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread: stop reading it */
+#define CONTROL_QUEUE_STALL	30	/* secs over it reading nothing */
+#define CONTROL_QUEUE_HARD	(64 * 1024 * 1024) /* unread: drop anyway */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -49,6 +51,9 @@ struct ctl_conn {
 	uint64_t		 reload_gen;	/* a reload it waits for */
 	char			 reload_corr[CORR_ID_SIZE];
 	int			 overflowed;	/* replies unread: dropping */
+	int			 paused;	/* over the queue limit */
+	uint64_t		 qmark;		/* bytes it had read then */
+	struct event		 ev_qstall;
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -138,6 +143,7 @@ control_close(struct ctl_conn *c)
 	TAILQ_REMOVE(&ctl_conns, c, entry);
 	ctl_nconns--;
 	event_del(&c->ev_timeout);
+	event_del(&c->ev_qstall);
 	imsgev_del(&c->iev);
 	close(c->iev.ibuf.fd);
 	imsg_clear(&c->iev.ibuf);
@@ -157,27 +163,87 @@ control_timeout(int fd, short event, void *arg)
 {
 	struct ctl_conn	*c = arg;
 
-	if (c->overflowed)
-		control_drop(c, "more than 1 MiB of replies left unread");
+	if (c->overflowed && imsg_queued_bytes(&c->iev.ibuf) >
+	    CONTROL_QUEUE_HARD)
+		control_drop(c, "more than 64 MiB of replies left unread");
+	else if (c->overflowed)
+		control_drop(c, "more than 1 MiB of replies left unread, "
+		    "none read for 30 s");
+	else if (c->paused)
+		control_drop(c, "more than 1 MiB of replies left unread, "
+		    "idle");
 	else
 		control_drop(c, "request not completed in time");
 }
 
 /*
- * A client that does not read its replies is dropped once they pass
- * CONTROL_QUEUE_MAX, from the event loop: the caller may still hold c.
+ * Replies past CONTROL_QUEUE_MAX: no more requests are read from the
+ * client until it has read them down.  One that reads nothing for
+ * CONTROL_QUEUE_STALL seconds meanwhile, or lets CONTROL_QUEUE_HARD pile
+ * up (an exec's output outrunning it), is dropped, from the event loop:
+ * the caller may still hold c.  A slow reader of a long listing is not.
  */
 static void
-control_check_queue(struct ctl_conn *c)
+control_overflow(struct ctl_conn *c)
 {
 	struct timeval	 now = { 0, 0 };
 
-	if (c->overflowed ||
-	    imsg_queued_bytes(&c->iev.ibuf) <= CONTROL_QUEUE_MAX)
-		return;
 	c->overflowed = 1;
 	evtimer_del(&c->ev_timeout);
 	evtimer_add(&c->ev_timeout, &now);
+}
+
+static void
+control_check_queue(struct ctl_conn *c)
+{
+	struct timeval	 tv = { CONTROL_QUEUE_STALL, 0 };
+	size_t		 q = imsg_queued_bytes(&c->iev.ibuf);
+
+	if (c->overflowed || q <= CONTROL_QUEUE_MAX)
+		return;
+	if (q > CONTROL_QUEUE_HARD) {
+		control_overflow(c);
+		return;
+	}
+	if (c->paused)
+		return;
+	c->paused = 1;
+	c->qmark = imsg_written_bytes(&c->iev.ibuf);
+	event_del(&c->iev.ev);
+	evtimer_add(&c->ev_qstall, &tv);
+}
+
+static void	control_process(struct ctl_conn *);
+
+/* Over the limit for a while: read down, reading, or stalled. */
+static void
+control_qstall(int fd, short event, void *arg)
+{
+	struct ctl_conn	*c = arg;
+	struct timeval	 tv = { CONTROL_QUEUE_STALL, 0 };
+	uint64_t	 w = imsg_written_bytes(&c->iev.ibuf);
+
+	if (!c->paused || c->overflowed)
+		return;
+	if (w == c->qmark) {
+		control_overflow(c);
+		return;
+	}
+	c->qmark = w;
+	evtimer_add(&c->ev_qstall, &tv);
+}
+
+/* Read down below the limit: its requests are read again. */
+static void
+control_resume(struct ctl_conn *c)
+{
+	if (!c->paused || c->overflowed ||
+	    imsg_queued_bytes(&c->iev.ibuf) > CONTROL_QUEUE_MAX)
+		return;
+	c->paused = 0;
+	evtimer_del(&c->ev_qstall);
+	event_add(&c->iev.ev, NULL);
+	control_process(c);
 }
 
 static void
@@ -277,6 +343,7 @@ control_accept(int fd, short event, void *arg)
 	else if (fdguard_refuse(cfd) == -1 && errno != ENOPROTOOPT)
 		log_warn("%s: SO_PASSRIGHTS", __func__);
 	evtimer_set(&c->ev_timeout, control_timeout, c);
+	evtimer_set(&c->ev_qstall, control_qstall, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
 	if (c->rights == CTL_RIGHTS_NONE) {
@@ -688,8 +755,6 @@ control_dispatch(int fd, short event, void *arg)
 {
 	struct imsgev	*iev = arg;
 	struct ctl_conn	*c = iev->data;
-	struct imsg	 imsg;
-	int		 n;
 
 	if (imsgev_io(&c->iev, event) == -1) {
 		if (c->iev.ibuf.fds_refused)
@@ -705,6 +770,24 @@ control_dispatch(int fd, short event, void *arg)
 	}
 	if (c->overflowed)
 		return;		/* dropped on the next turn */
+	if (c->paused) {
+		if (imsg_queued_bytes(&c->iev.ibuf) > CONTROL_QUEUE_MAX) {
+			imsgev_add(&c->iev);
+			return;
+		}
+		control_resume(c);
+		return;
+	}
+	control_process(c);
+}
+
+/* The requests read so far, until its replies pile up. */
+static void
+control_process(struct ctl_conn *c)
+{
+	struct imsg	 imsg;
+	int		 n;
+
 	if (c->closing) {
 		if (imsg_queued(&c->iev.ibuf) == 0)
 			control_close(c);
@@ -712,7 +795,8 @@ control_dispatch(int fd, short event, void *arg)
 			imsgev_add(&c->iev);
 		return;
 	}
-	while (!c->overflowed && (n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
+	while (!c->overflowed && !c->paused &&
+	    (n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
 		if (n == -1) {
 			control_drop(c, errno == ERANGE ? "oversized request" :
 			    "malformed request");
@@ -729,7 +813,7 @@ control_dispatch(int fd, short event, void *arg)
 	if (c->overflowed)
 		return;		/* dropped on the next turn */
 	/* Every whole message is in: an fd none of them claimed is stray. */
-	if (imsg_pending(&c->iev.ibuf) == 0 &&
+	if (!c->paused && imsg_pending(&c->iev.ibuf) == 0 &&
 	    imsg_fds_held(&c->iev.ibuf) > 0) {
 		control_drop(c, "sent a file descriptor with a request that "
 		    "takes none");
