@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -465,6 +466,30 @@ children_stop_set(const int *ids, size_t n, int signal_them)
 	}
 }
 
+/* As imsg_flush, but a child that does not read cannot hold the stop. */
+static int
+child_flush_bounded(struct child *c)
+{
+	struct pollfd	 pfd;
+	int		 n;
+
+	pfd.fd = c->iev.ibuf.fd;
+	pfd.events = POLLOUT;
+	while (imsg_queued(&c->iev.ibuf) > 0) {
+		if (imsg_write(&c->iev.ibuf) == -1)
+			return (-1);
+		if (imsg_queued(&c->iev.ibuf) == 0)
+			break;
+		if ((n = poll(&pfd, 1, CHILD_STOP_WAIT_MS)) == 0) {
+			errno = ETIMEDOUT;
+			return (-1);
+		}
+		if (n == -1 && errno != EINTR)
+			return (-1);
+	}
+	return (0);
+}
+
 /*
  * netd's last job on an orderly stop: once runnerd exited cleanly (its
  * sandboxes are gone), netd deletes every link, then the table, and
@@ -487,7 +512,7 @@ children_netd_stop(void)
 		return (-1);
 	}
 	if (imsgev_compose(&c->iev, IMSG_NET_STOP, 0, 0, -1, NULL, 0) ==
-	    -1 || imsg_flush(&c->iev.ibuf) == -1) {
+	    -1 || child_flush_bounded(c) == -1) {
 		log_warn("%s: netd: table inet sandboxd kept", __func__);
 		return (-1);
 	}
