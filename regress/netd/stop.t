@@ -4,7 +4,8 @@
 # the sandbox attached to the tap through its fd, every link (veth host
 # end, tap) goes, then table inet sandboxd.  netd's log says that order.
 # A crash of the master (kill -9) keeps the table on a kernel with
-# persist, and the next suite deletes it on its own orderly stop.
+# persist, and the next suite deletes it on its own orderly stop.  A
+# runnerd that does not stop cleanly keeps the table and the links.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 need_root
@@ -100,4 +101,23 @@ wait "$SBX_PID"
 check "run 3: SIGTERM, the master exits 0" test $? = 0
 check "run 3: no link of ours is left" no_ours
 check "run 3: table inet sandboxd is gone" fails has_table
+
+# Fail closed: runnerd does not stop (stopped by SIGSTOP, then killed by
+# the master), so its sandboxes may outlive it: nothing is deleted.
+dtopo_suite
+live "run 4"
+kill -STOP "$(child_field runnerd pid)"
+kill -TERM "$SBX_PID"
+wait "$SBX_PID"
+check "run 4: SIGTERM, the master exits 0" test $? = 0
+check "run 4: it says why the table stays" grep -q \
+    "runnerd did not stop cleanly: table inet sandboxd kept" "$LOG"
+if persist; then
+	check "run 4: table inet sandboxd is kept" has_table
+	check "run 4: the tap is kept too, under it" \
+	    ip -n $NS link show "$V_if"
+else
+	check "run 4: without persist the table goes with the master" \
+	    fails has_table
+fi
 plan $tap_n
