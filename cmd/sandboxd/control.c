@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdguard.h"
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
@@ -25,6 +26,7 @@
 #define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
+#define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread reply bytes */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -46,6 +48,7 @@ struct ctl_conn {
 	int			 attached;	/* to a service: no timeout */
 	uint64_t		 reload_gen;	/* a reload it waits for */
 	char			 reload_corr[CORR_ID_SIZE];
+	int			 overflowed;	/* replies unread: dropping */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -152,7 +155,29 @@ control_drop(struct ctl_conn *c, const char *why)
 static void
 control_timeout(int fd, short event, void *arg)
 {
-	control_drop(arg, "request not completed in time");
+	struct ctl_conn	*c = arg;
+
+	if (c->overflowed)
+		control_drop(c, "more than 1 MiB of replies left unread");
+	else
+		control_drop(c, "request not completed in time");
+}
+
+/*
+ * A client that does not read its replies is dropped once they pass
+ * CONTROL_QUEUE_MAX, from the event loop: the caller may still hold c.
+ */
+static void
+control_check_queue(struct ctl_conn *c)
+{
+	struct timeval	 now = { 0, 0 };
+
+	if (c->overflowed ||
+	    imsg_queued_bytes(&c->iev.ibuf) <= CONTROL_QUEUE_MAX)
+		return;
+	c->overflowed = 1;
+	evtimer_del(&c->ev_timeout);
+	evtimer_add(&c->ev_timeout, &now);
 }
 
 static void
@@ -210,6 +235,7 @@ control_reply(struct ctl_conn *c, const char *corr, int error,
 	res.error = error;
 	strlcpy(res.msg, msg, sizeof(res.msg));
 	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
+	control_check_queue(c);
 }
 
 static void
@@ -241,7 +267,15 @@ control_accept(int fd, short event, void *arg)
 	c->id = ctl_next_id;
 	imsgev_init(&c->iev, cfd, control_dispatch, c);
 	imsg_set_maxsize(&c->iev.ibuf, CONTROL_MAX_MSG);
-	imsg_allow_fdpass(&c->iev.ibuf);
+	/*
+	 * Only root's requests carry fds (put, get, stdio).  Anyone
+	 * else's are refused by the kernel from now on; ones sent before
+	 * this accept arrive, are discarded and drop the client.
+	 */
+	if (c->rights == CTL_RIGHTS_ALL)
+		imsg_allow_fdpass(&c->iev.ibuf);
+	else if (fdguard_refuse(cfd) == -1 && errno != ENOPROTOOPT)
+		log_warn("%s: SO_PASSRIGHTS", __func__);
 	evtimer_set(&c->ev_timeout, control_timeout, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
@@ -293,6 +327,7 @@ control_status(struct ctl_conn *c, const char *corr)
 	if (sbx->hostfw.text[0] != '\0')
 		imsgev_compose(&c->iev, IMSG_CTL_HOSTFW, 0, 0, -1,
 		    &sbx->hostfw, sizeof(sbx->hostfw));
+	control_check_queue(c);
 	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }
@@ -431,7 +466,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	    control_fwd_check(f->type, &u) == -1)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1 && !f->fd) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (f->fd && fd == -1)
@@ -439,8 +474,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
 	if (control_fwd_reserved(f->type, &u)) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		control_reply(c, corr, EINVAL, "a service's sandbox and the "
 		    "service exec flag are the master's to set");
 		return (0);
@@ -452,8 +486,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		u.create.tap_uid = c->uid;
 	log_setcorr(corr);
 	if (c->rights < f->rights) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		log_warnx("control: uid %u: request %u refused",
 		    (unsigned int)c->uid, f->type);
 		control_reply(c, corr, EPERM, "permission denied: only root "
@@ -482,7 +515,7 @@ control_service(struct ctl_conn *c, struct imsg *imsg)
 	int		 fd;
 
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if ((r = malloc(sizeof(*r))) == NULL)
@@ -529,7 +562,7 @@ control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 	    type != IMSG_CTL_LOG_VERBOSE)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
@@ -564,6 +597,8 @@ control_find(uint32_t id)
 static void
 control_settle(struct ctl_conn *c)
 {
+	if (c->overflowed)
+		return;
 	if (c->inflight > 0 || c->attached || c->reload_gen != 0)
 		evtimer_del(&c->ev_timeout);
 	else
@@ -577,7 +612,10 @@ control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
 
 	if ((c = control_find(id)) == NULL)
 		return;
+	if (c->overflowed)
+		return;
 	imsgev_compose(&c->iev, type, 0, 0, -1, data, len);
+	control_check_queue(c);
 	if ((type == IMSG_CTL_RESULT || type == IMSG_CTL_EXEC_RESULT) &&
 	    c->inflight > 0) {
 		c->inflight--;
@@ -598,6 +636,7 @@ control_send_fd(uint32_t id, uint32_t type, int fd, const void *data,
 	}
 	if (imsgev_compose(&c->iev, type, 0, 0, fd, data, len) == -1)
 		log_warn("%s", __func__);
+	control_check_queue(c);
 }
 
 /* Attached to a service: it may stay quiet as long as it likes. */
@@ -653,7 +692,10 @@ control_dispatch(int fd, short event, void *arg)
 	int		 n;
 
 	if (imsgev_io(&c->iev, event) == -1) {
-		if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
+		if (c->iev.ibuf.fds_refused)
+			control_drop(c, "sent file descriptors; only root's "
+			    "requests may carry one");
+		else if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
 			control_drop(c, "closed in the middle of a request");
 		else if (errno != 0)
 			control_drop(c, strerror(errno));
@@ -661,6 +703,8 @@ control_dispatch(int fd, short event, void *arg)
 			control_close(c);
 		return;
 	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
 	if (c->closing) {
 		if (imsg_queued(&c->iev.ibuf) == 0)
 			control_close(c);
@@ -668,7 +712,7 @@ control_dispatch(int fd, short event, void *arg)
 			imsgev_add(&c->iev);
 		return;
 	}
-	while ((n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
+	while (!c->overflowed && (n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
 		if (n == -1) {
 			control_drop(c, errno == ERANGE ? "oversized request" :
 			    "malformed request");
@@ -681,6 +725,15 @@ control_dispatch(int fd, short event, void *arg)
 			return;
 		}
 		control_settle(c);
+	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
+	/* Every whole message is in: an fd none of them claimed is stray. */
+	if (imsg_pending(&c->iev.ibuf) == 0 &&
+	    imsg_fds_held(&c->iev.ibuf) > 0) {
+		control_drop(c, "sent a file descriptor with a request that "
+		    "takes none");
+		return;
 	}
 	imsgev_add(&c->iev);
 }

@@ -96,6 +96,10 @@ int	 watchdog_pong(struct child *, struct imsg *);
 /* nftown.c */
 int	 nftown_open(void);
 
+/* idrange.c */
+int	 idrange_check(uint32_t, uint32_t, char *, size_t);
+void	 idrange_watch_start(void);
+
 /* children.c */
 void	 children_start(void);
 void	 children_reap(void);
