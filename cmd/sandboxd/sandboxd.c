@@ -114,7 +114,7 @@ sandboxd_shutdown(void)
 {
 	sbx->shutting_down = 1;
 	notify_stopping();
-	children_stop();
+	children_stop(1);
 	control_cleanup(sbx->sockpath);
 	log_info("terminating");
 	exit(0);
