@@ -22,6 +22,7 @@ pkgs="systemd systemd-sysv dbus udev kmod linux-image-amd64 initramfs-tools
     libbsd0 libseccomp2 libcap-ng0 libevent-2.1-7 libjansson4 libnftnl11
     libmnl0
     python3 perl iproute2 nftables procps psmisc strace gdb bubblewrap
+    gcc make libc6-dev git
     busybox socat iputils-ping util-linux passwd e2fsprogs"
 
 log() { echo "mkimage: $*" >&2; }

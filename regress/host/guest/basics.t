@@ -3,7 +3,7 @@
 # as process 1, only cgroup v2; sandboxd installed with make install and
 # run by systemd starts, runs sandboxes, restarts, survives a SIGKILL of
 # the whole unit by coming back clean, and stops leaving nothing behind.
-. "$(dirname "$0")/lib.sh"
+. "${SBX_SRC:-.}/regress/host/guest/lib.sh"
 plan 22
 
 diag "kernel $(uname -r): $(cat /proc/version)"

@@ -15,7 +15,8 @@
 #    the installed config) for the next test;
 #  - one test alone: regress/host/vm-run regress/host/guest/NAME.t;
 #  - the guest is slow (TCG, about 10x the host): keep the work modest.
-# Source it with: . "$(dirname "$0")/lib.sh"
+# Source it with: . "${SBX_SRC:-.}/regress/host/guest/lib.sh" (vm-run
+# runs a lone script from a copy elsewhere, in the tree's copy)
 
 tap_n=0
 tap_failed=0

@@ -3,7 +3,7 @@
 # nofile 1024 soft for services): each holds descriptors in the daemons,
 # so this needs sandboxd to raise its own limit.  Then systemctl stop at
 # that scale leaves nothing behind.
-. "$(dirname "$0")/lib.sh"
+. "${SBX_SRC:-.}/regress/host/guest/lib.sh"
 plan 7
 
 N=1100

@@ -5,7 +5,7 @@
 # succeeds or fails with the parser's file:line while the running config
 # stays, LimitNOFILE reaches the master but not a sandbox, the journal
 # keeps priorities, and systemd-analyze security rates it at most 5.0.
-. "$(dirname "$0")/lib.sh"
+. "${SBX_SRC:-.}/regress/host/guest/lib.sh"
 plan 29
 
 show() { systemctl show -p "$1" --value sandboxd; }
