@@ -89,7 +89,7 @@ reload_start(const char *corr, char *err, size_t errlen, uint64_t *gen)
 	log_info("reloading %s", sbx->conffile);
 	notify_reloading();
 	if ((conf = sandboxd_load(corr, why, sizeof(why))) == NULL) {
-		snprintf(err, errlen, "%s; the running config is kept", why);
+		snprintf(err, errlen, "%s; the running config and secrets are kept", why);
 		log_warnx("%s", err);
 		notify_reloaded();
 		return (-1);
