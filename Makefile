@@ -136,6 +136,11 @@ asan: deps
 	    CTL_LDFLAGS= all
 	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r ${TESTS}
 
+# The compat corpus alone: workloads bare and under sandboxd (issue 15).
+compat: deps
+	${MAKE} all
+	prove -r regress/compat/
+
 lint: all
 	mandoc -Tlint -Wwarning man/*.[0-9]
 
@@ -188,5 +193,5 @@ uninstall:
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps bench-deps test test-host asan lint demo bench fuzz install \
-	uninstall clean
+.PHONY: all deps bench-deps test test-host asan compat lint demo bench fuzz \
+	install uninstall clean

@@ -101,8 +101,8 @@ conf_new(void)
 	strlcpy(g->control_socket, CONF_DEFAULT_SOCKET,
 	    sizeof(g->control_socket));
 	strlcpy(g->state_dir, "/var/lib/sandboxd", sizeof(g->state_dir));
-	g->uid_base = 200000;
-	g->uid_count = 65536;
+	g->uid_base = CONF_UID_BASE_DEFAULT;
+	g->uid_count = CONF_UID_COUNT_DEFAULT;
 	strlcpy(g->env_prefix, "SANDBOX_ENV_", sizeof(g->env_prefix));
 	g->env_budget = 32768;
 	g->prebuild = 1;

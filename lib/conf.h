@@ -5,6 +5,16 @@
  * Every string member is NUL-terminated within its array.
  */
 #ifndef SANDBOXD_CONF_H
+/*
+ * 0x78000000: above login.defs' SUB_UID_MAX/SUB_GID_MAX (600100000), so
+ * no subordinate range useradd hands out reaches it, and in the gap
+ * systemd leaves unused between its container ranges (up to 0x6FFFFFFF)
+ * and its foreign range (0x7FFE0000), below 2^31 where ids turn negative
+ * as signed ints.  sandboxd.conf(5) gives the reasoning.
+ */
+#define CONF_UID_BASE_DEFAULT	0x78000000U
+#define CONF_UID_COUNT_DEFAULT	65536
+
 #define SANDBOXD_CONF_H
 
 #include <sys/queue.h>
@@ -53,7 +63,7 @@ struct conf_global_msg {
 	char			control_group[CONF_NAME_SIZE];	/* "" none */
 	char			secrets_path[CONF_PATH_SIZE];	/* "" none */
 	char			state_dir[CONF_PATH_SIZE];
-	uint32_t		uid_base;	/* 200000 */
+	uint32_t		uid_base;	/* CONF_UID_BASE_DEFAULT */
 	uint32_t		uid_count;	/* 65536 */
 	char			env_prefix[CONF_ENVKEY_SIZE];	/* SANDBOX_ENV_ */
 	uint32_t		env_budget;	/* bytes, 32768 */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdguard.h"
 #include "imsg.h"
 
 #define IMSG_MAXSIZE_LIMIT	65535	/* hdr.len is 16 bits */
@@ -27,6 +28,13 @@
 union imsg_cmsgbuf {
 	struct cmsghdr	hdr;
 	unsigned char	buf[CMSG_SPACE(sizeof(int))];
+};
+
+/* Room for all a peer can send at once: what does not fit, the kernel
+ * closes in our task, where a lingering socket would block us. */
+union imsg_cmsgbuf_recv {
+	struct cmsghdr	hdr;
+	unsigned char	buf[FDGUARD_CMSG_SPACE];
 };
 
 static void		 closefd(int);
@@ -54,10 +62,13 @@ imsg_init(struct imsgbuf *ibuf, int fd)
 	TAILQ_INIT(&ibuf->fds);
 	TAILQ_INIT(&ibuf->w.bufs);
 	ibuf->w.queued = 0;
+	ibuf->w.qbytes = 0;
+	ibuf->w.written = 0;
 	ibuf->r.wpos = 0;
 	ibuf->fd = fd;
 	ibuf->pid = getpid();
 	ibuf->allow_fdpass = 0;
+	ibuf->fds_refused = 0;
 	ibuf->maxsize = MAX_IMSGSIZE;
 }
 
@@ -89,8 +100,10 @@ imsg_clear(struct imsgbuf *ibuf)
 		ibuf_free(b);
 	}
 	ibuf->w.queued = 0;
+	ibuf->w.qbytes = 0;
+	ibuf->w.written = 0;
 	while ((fd = imsg_dequeue_fd(ibuf)) != -1)
-		close(fd);
+		fdguard_discard(fd);
 	ibuf->r.wpos = 0;
 }
 
@@ -153,13 +166,15 @@ imsg_recv_fds(struct imsgbuf *ibuf, struct msghdr *msg)
 		for (i = 0; i < nfds; i++) {
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
 			    sizeof(fd));
-			if (error == 0 && !ibuf->allow_fdpass)
+			if (error == 0 && !ibuf->allow_fdpass) {
+				ibuf->fds_refused = 1;
 				error = EBADMSG;
+			}
 			if (error == 0 && imsg_enqueue_fd(ibuf, fd) == 0)
 				continue;
 			if (error == 0)
 				error = errno;
-			close(fd);
+			fdguard_discard(fd);
 		}
 	}
 	if (error != 0) {
@@ -172,7 +187,7 @@ imsg_recv_fds(struct imsgbuf *ibuf, struct msghdr *msg)
 ssize_t
 imsg_read(struct imsgbuf *ibuf)
 {
-	union imsg_cmsgbuf	 cmsgbuf;
+	union imsg_cmsgbuf_recv	 cmsgbuf;
 	struct msghdr		 msg;
 	struct iovec		 iov;
 	ssize_t			 n;
@@ -188,7 +203,7 @@ imsg_read(struct imsgbuf *ibuf)
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 	msg.msg_control = cmsgbuf.buf;
-	msg.msg_controllen = CMSG_LEN(sizeof(int));	/* room for one fd */
+	msg.msg_controllen = sizeof(cmsgbuf.buf);
 
 	if ((n = recvmsg(ibuf->fd, &msg, MSG_CMSG_CLOEXEC)) == -1)
 		return (-1);
@@ -202,6 +217,29 @@ size_t
 imsg_pending(const struct imsgbuf *ibuf)
 {
 	return (ibuf->r.wpos);
+}
+
+size_t
+imsg_queued_bytes(const struct imsgbuf *ibuf)
+{
+	return (ibuf->w.qbytes);
+}
+
+uint64_t
+imsg_written_bytes(const struct imsgbuf *ibuf)
+{
+	return (ibuf->w.written);
+}
+
+size_t
+imsg_fds_held(const struct imsgbuf *ibuf)
+{
+	struct imsg_fd	*ifd;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(ifd, &ibuf->fds, entry)
+		n++;
+	return (n);
 }
 
 int
@@ -407,6 +445,7 @@ imsg_close(struct imsgbuf *ibuf, struct ibuf *b)
 	b->rpos = 0;
 	TAILQ_INSERT_TAIL(&ibuf->w.bufs, b, entry);
 	ibuf->w.queued++;
+	ibuf->w.qbytes += b->wpos;
 }
 
 int
@@ -446,9 +485,13 @@ imsg_consume(struct imsgbuf *ibuf, size_t len)
 		left = b->wpos - b->rpos;
 		if (len < left) {
 			b->rpos += len;
+			ibuf->w.qbytes -= len;
+			ibuf->w.written += len;
 			return;
 		}
 		len -= left;
+		ibuf->w.qbytes -= left;
+		ibuf->w.written += left;
 		TAILQ_REMOVE(&ibuf->w.bufs, b, entry);
 		ibuf->w.queued--;
 		ibuf_free(b);

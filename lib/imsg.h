@@ -37,6 +37,8 @@ struct ibuf {
 struct msgbuf {
 	TAILQ_HEAD(, ibuf)	 bufs;
 	uint32_t		 queued;
+	size_t			 qbytes;	/* not yet written */
+	uint64_t		 written;	/* ever written */
 };
 
 struct ibuf_read {
@@ -56,6 +58,7 @@ struct imsgbuf {
 	int			 fd;
 	pid_t			 pid;
 	int			 allow_fdpass;
+	int			 fds_refused;	/* fds came while not allowed */
 	size_t			 maxsize;	/* header included */
 };
 
@@ -80,6 +83,11 @@ void	 imsg_clear(struct imsgbuf *);	/* frees queues, closes held fds */
 ssize_t	 imsg_read(struct imsgbuf *);
 /* Bytes of an incomplete message held after the last imsg_get(). */
 size_t	 imsg_pending(const struct imsgbuf *);
+/* fds received and not yet claimed by a message flagged IMSGF_HASFD. */
+size_t	 imsg_fds_held(const struct imsgbuf *);
+/* Bytes composed and not yet written. */
+size_t	 imsg_queued_bytes(const struct imsgbuf *);
+uint64_t imsg_written_bytes(const struct imsgbuf *);
 
 /*
  * imsg_get: 1 if a whole message was taken into imsg (free it with

@@ -111,6 +111,8 @@ enum imsg_type {
 	IMSG_NET_DOWN,			/* netd gone: pending setups fail */
 	/* netd -> master: the host's other filters, at start, on change */
 	IMSG_NET_HOSTFW,		/* struct net_hostfw */
+	/* master -> netd, orderly stop only: links, then the table */
+	IMSG_NET_STOP,			/* no payload */
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */

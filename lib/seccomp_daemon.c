@@ -58,7 +58,9 @@ static const unsigned long sc_netd_ioctl[] = {
 /* envd serves broker clients and makes each exec's channel. */
 static const int sc_envd[] = {
 	SCMP_SYS(accept4), SCMP_SYS(shutdown), SCMP_SYS(getsockopt),
-	SCMP_SYS(socketpair)
+	SCMP_SYS(socketpair),
+	/* SO_PASSRIGHTS on broker sockets, SO_LINGER on fds it discards */
+	SCMP_SYS(setsockopt)
 };
 
 static const int sc_dnspind[] = {
@@ -108,7 +110,9 @@ static const int sc_runnerd[] = {
  * Sandboxed processes descend from runnerd and so run under this
  * filter too, beneath their own: what that one allows (lib/
  * seccomp_sandbox.c, and these two it allows for some arguments) must
- * be allowed here as well.
+ * be allowed here as well.  ptrace and its kin among them: runnerd
+ * holds no CAP_SYS_PTRACE, so it could reach only a uid-0 process with
+ * no capability it lacks, and no daemon is one.
  */
 static const int sc_runnerd_sandbox_conditional[] = {
 	SCMP_SYS(mknod), SCMP_SYS(personality)
@@ -121,8 +125,6 @@ static const int sc_runnerd_sandbox_conditional[] = {
  */
 static const int sc_runnerd_eperm[] = {
 	SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at),
-	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
-	SCMP_SYS(process_vm_writev), SCMP_SYS(pidfd_getfd), SCMP_SYS(kcmp),
 	SCMP_SYS(process_madvise), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
 	SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
 	SCMP_SYS(kexec_load), SCMP_SYS(kexec_file_load),
@@ -217,6 +219,8 @@ seccomp_allow_extra(scmp_filter_ctx ctx, const char *name)
 		seccomp_allow(ctx, sc_runnerd, NELEM(sc_runnerd));
 		seccomp_allow_names(ctx, seccomp_sandbox_allow,
 		    seccomp_sandbox_nallow);
+		seccomp_allow_names(ctx, seccomp_sandbox_moded,
+		    seccomp_sandbox_nmoded);
 		seccomp_allow(ctx, sc_runnerd_sandbox_conditional,
 		    NELEM(sc_runnerd_sandbox_conditional));
 		seccomp_eperm(ctx, sc_runnerd_eperm, NELEM(sc_runnerd_eperm));

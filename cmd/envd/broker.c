@@ -6,6 +6,9 @@
  * told why and dropped; one that sends too much waits (its reads stop
  * while its answers are unread); none can hold up another: each gets a
  * few frames a turn, and a frame must arrive within a time limit.
+ * No fd a tenant sends is ever taken: the kernel refuses them
+ * (SO_PASSRIGHTS) or, before Linux 6.16, they are discarded without
+ * waiting on a lingering socket and the sender dropped.
  */
 #include <sys/socket.h>
 
@@ -19,6 +22,7 @@
 #include <event2/buffer.h>
 
 #include "envd.h"
+#include "fdguard.h"
 #include "log.h"
 
 static void	broker_read(int, short, void *);
@@ -41,6 +45,13 @@ broker_conn_free(struct bconn *c)
 	free(c);
 }
 
+static void
+broker_refuse_fds(struct esandbox *sb, int fd)
+{
+	if (fdguard_refuse(fd) == -1 && errno != ENOPROTOOPT)
+		log_warn("%s: sandbox %s: SO_PASSRIGHTS", __func__, sb->id);
+}
+
 struct bconn *
 broker_conn_new(struct esandbox *sb, int fd, uint32_t exec_id)
 {
@@ -55,6 +66,7 @@ broker_conn_new(struct esandbox *sb, int fd, uint32_t exec_id)
 	c->exec_id = exec_id;
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
 		log_warn("%s: sandbox %s", __func__, sb->id);
+	broker_refuse_fds(sb, fd);
 	event_set(&c->ev_read, fd, EV_READ | EV_PERSIST, broker_read, c);
 	event_set(&c->ev_write, fd, EV_WRITE | EV_PERSIST, broker_write, c);
 	evtimer_set(&c->ev_more, broker_more, c);
@@ -222,19 +234,43 @@ broker_process(struct bconn *c)
 	broker_pace(c);
 }
 
+/* evbuffer_read(3), but fds that come along are discarded. */
+static int
+broker_recv(struct bconn *c, int fd)
+{
+	struct evbuffer_iovec	 v;
+	ssize_t			 n;
+	size_t			 nfds;
+
+	if (evbuffer_reserve_space(c->in, BROKER_FRAME_MAX, &v, 1) < 1)
+		fatal("%s", __func__);
+	n = fdguard_recv(fd, v.iov_base, BROKER_FRAME_MAX, &nfds);
+	v.iov_len = n > 0 ? (size_t)n : 0;
+	evbuffer_commit_space(c->in, &v, 1);
+	if (nfds > 0) {
+		log_warnx("sandbox %s: broker client sent %zu file "
+		    "descriptors; discarded", c->sb->id, nfds);
+		broker_drop(c, -32600, "file descriptors are not accepted");
+		return (1);
+	}
+	return (n);
+}
+
 static void
 broker_read(int fd, short event, void *arg)
 {
 	struct bconn	*c = arg;
 	int		 n;
 
-	n = evbuffer_read(c->in, fd, BROKER_FRAME_MAX);
+	n = broker_recv(c, fd);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
 		broker_conn_free(c);
 		return;
 	}
+	if (c->closing)
+		return;
 	/* Never hold more than one frame and its header. */
 	if (evbuffer_get_length(c->in) > BROKER_FRAME_MAX +
 	    BROKER_HEADER_MAX + 4) {
@@ -328,6 +364,8 @@ broker_listen(struct esandbox *sb, int fd)
 	sb->listen_fd = fd;
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
 		log_warn("%s: sandbox %s", __func__, sb->id);
+	/* Inherited by every connection, those not yet accepted too. */
+	broker_refuse_fds(sb, fd);
 	event_set(&sb->ev_listen, fd, EV_READ | EV_PERSIST, broker_accept,
 	    sb);
 	event_add(&sb->ev_listen, NULL);

@@ -969,6 +969,19 @@ dp_init(struct dp *dp)
 	return (0);
 }
 
+static int
+dp_build_drop(struct dp *dp, void *arg)
+{
+	return (dp_put_table_gone(dp));
+}
+
+/* The whole table, for good: an orderly stop, after every link went. */
+int
+dp_drop(struct dp *dp)
+{
+	return (dp_commit(dp, __func__, dp_build_drop, NULL));
+}
+
 struct dp *
 dp_open(const struct netd_params *p)
 {

@@ -73,9 +73,29 @@ netd_conf_apply(struct sandboxd_conf *conf)
 	serve_conf(netd, netd_conf);
 }
 
+/*
+ * The master's orderly stop, sent once runnerd has exited: the links,
+ * then the table (netd_stop), then netd exits.  Status 3 tells the
+ * master that the table was kept.
+ */
+static void
+netd_stop_all(struct imsg *imsg)
+{
+	if (imsg_get_len(imsg) != 0 || imsg_get_fd(imsg) != -1)
+		fatalx("%s: bad IMSG_NET_STOP", __func__);
+	if (netd == NULL) {
+		log_warnx("%s: never configured: table inet %s, if any, "
+		    "kept", __func__, NETD_TABLE);
+		exit(3);
+	}
+	exit(netd_stop(netd) == 0 ? 0 : 3);
+}
+
 static int
 netd_dispatch_main(struct imsg *imsg)
 {
+	if (imsg_get_type(imsg) == IMSG_NET_STOP)
+		netd_stop_all(imsg);
 	if (netd_conf == NULL)
 		fatalx("%s: request before any config", __func__);
 	return (serve_dispatch(imsg));

@@ -161,6 +161,7 @@ struct dp	*dp_open(const struct netd_params *);
 void		 dp_close(struct dp *);
 /* Table, sets, chains and rules; idempotent, keeps sandboxes' state. */
 int		 dp_init(struct dp *);
+int		 dp_drop(struct dp *);
 /* Add or update one sandbox: one batch, all or nothing. */
 int		 dp_sandbox_add(struct dp *, const struct netd_ident *,
 		    const struct policy_msg *, const struct net_rule_msg *,
@@ -267,6 +268,7 @@ void		 netd_sandbox_carry_pins(struct netd *, const char *, int);
  * conntrack entries, then the /30s are free again.
  */
 int		 netd_reap(struct netd *);
+int		 netd_stop(struct netd *);
 /* Elements, counters and links of ours that no owned name holds. */
 int		 netd_reconcile(struct netd *, netd_owned_fn, void *);
 

@@ -438,3 +438,47 @@ netd_reconcile(struct netd *n, netd_owned_fn owned, void *arg)
 	free(r.ct);
 	return (rc);
 }
+
+static int
+netd_stop_del(const char *ifname, int index, const struct in_addr *a,
+    void *arg)
+{
+	return (link_del(arg, ifname));
+}
+
+static int
+netd_stop_left(const char *ifname, int index, const struct in_addr *a,
+    void *arg)
+{
+	log_warnx("netd_stop: link %s is still there", ifname);
+	(*(size_t *)arg)++;
+	return (0);
+}
+
+/*
+ * An orderly stop, sandboxes already gone: every link of ours (veth
+ * host end, tap) is deleted, a second dump proves none is left, and
+ * only then goes the table.  A link left keeps the table (fail closed).
+ */
+int
+netd_stop(struct netd *n)
+{
+	size_t	 left = 0;
+
+	(void)link_foreach_ours(n->rt, n->p.ifprefix, netd_stop_del, n->rt);
+	if (link_foreach_ours(n->rt, n->p.ifprefix, netd_stop_left,
+	    &left) == -1 || left > 0) {
+		log_warnx("%s: %zu links of ours left: table inet %s kept",
+		    __func__, left, NETD_TABLE);
+		return (-1);
+	}
+	if (dp_drop(n->dp) == -1) {
+		log_warnx("%s: cannot delete table inet %s", __func__,
+		    NETD_TABLE);
+		return (-1);
+	}
+	n->nretired = 0;
+	log_info("%s: every link and table inet %s deleted", __func__,
+	    NETD_TABLE);
+	return (0);
+}

@@ -139,29 +139,87 @@ ll_rules(int rfd, const struct fs_rule_msg *r, size_t n, char *err,
 	return (0);
 }
 
+static int
+ll_has_exec(const struct fs_rule_msg *r, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].type == FS_RULE_EXEC)
+			return (1);
+	return (0);
+}
+
+/*
+ * Landlock lets every file on the kernel's internal mounts through, a
+ * memfd among them: with an exec list, a copy of any readable program
+ * in a memfd would run (by execveat or /proc/self/fd/N).  Where the
+ * kernel has vm.memfd_noexec (6.3+), kept per pid namespace, pid 1
+ * sets its own to 2 while it may (CAP_SYS_ADMIN, the host's /proc):
+ * no memfd made in the sandbox can then be executable.  Elsewhere
+ * (Debian 12's 6.1) *nomemfd asks for the seccomp filter that refuses
+ * memfd_create.  Called before the mounts and the drop.
+ */
+int
+landlock_memfd_noexec_child(const struct fs_rule_msg *r, size_t n,
+    int *nomemfd, char *err, size_t len)
+{
+	int	 fd;
+
+	*nomemfd = 0;
+	if (!ll_has_exec(r, n))
+		return (0);
+	if ((fd = open("/proc/sys/vm/memfd_noexec", O_WRONLY | O_CLOEXEC)) ==
+	    -1) {
+		if (errno != ENOENT)
+			return (sbx_fail(err, len, "%s: memfd_noexec: %s",
+			    __func__, strerror(errno)));
+		*nomemfd = 1;
+		return (0);
+	}
+	if (write(fd, "2\n", 2) != 2) {
+		close(fd);
+		return (sbx_fail(err, len, "%s: memfd_noexec: %s", __func__,
+		    strerror(errno)));
+	}
+	close(fd);
+	return (0);
+}
+
+/*
+ * Every sandbox gets a domain of its own, exec rules or not: Landlock
+ * refuses ptrace (and process_vm_*, pidfd_getfd, /proc/PID/mem) from
+ * inside a domain to any process outside it, a fence that holds even
+ * against a process of the sandbox's uid that is not in the sandbox.
+ * Without exec rules the domain handles only making device nodes,
+ * which the seccomp filter refuses anyway.  A kernel without Landlock
+ * gets no domain then, and the uid and pid namespace fences alone.
+ */
 int
 landlock_exec_child(const struct fs_rule_msg *r, size_t n, char *err,
     size_t len)
 {
 	struct landlock_ruleset_attr	 attr;
-	size_t				 i;
-	int				 rfd, rc;
+	int				 exec, rfd, rc;
 
-	for (i = 0; i < n && r[i].type != FS_RULE_EXEC; i++)
-		;
-	if (i == n)
-		return (0);
+	exec = ll_has_exec(r, n);
 	if (syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LANDLOCK_CREATE_RULESET_VERSION) < 1)
+	    LANDLOCK_CREATE_RULESET_VERSION) < 1) {
+		if (!exec)
+			return (0);
 		return (sbx_fail(err, len, "%s: the policy has exec rules but "
 		    "this kernel has no Landlock to enforce them", __func__));
+	}
 	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE;
+	attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_CHAR |
+	    LANDLOCK_ACCESS_FS_MAKE_BLOCK;
+	if (exec)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_EXECUTE;
 	if ((rfd = syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
 	    0)) == -1)
 		return (sbx_fail(err, len, "%s: landlock_create_ruleset: %s",
 		    __func__, strerror(errno)));
-	rc = ll_rules(rfd, r, n, err, len);
+	rc = exec ? ll_rules(rfd, r, n, err, len) : 0;
 	if (rc == 0 && syscall(SYS_landlock_restrict_self, rfd, 0) == -1)
 		rc = sbx_fail(err, len, "%s: landlock_restrict_self: %s",
 		    __func__, strerror(errno));

@@ -283,7 +283,7 @@ init_plan_unmap(struct zyg_params *zp, char *err, size_t len)
 
 static int
 init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
-    int *broker, char *err, size_t len)
+    int *broker, int *nomemfd, char *err, size_t len)
 {
 	const struct sandbox_spec	*spec = a->spec;
 	const int			 keep[2] = { a->sock, a->netns };
@@ -313,6 +313,9 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if (unshare(CLONE_NEWIPC | CLONE_NEWUTS) == -1)
 		return (sbx_fail(err, len, "%s: unshare: %s", __func__,
 		    strerror(errno)));
+	if (landlock_memfd_noexec_child(spec->fs_rules, spec->nfs_rules,
+	    nomemfd, err, len) == -1)
+		return (-1);
 	sbx_hostname(spec->id, host, sizeof(host));
 	if (sethostname(host, strlen(host)) == -1)
 		return (sbx_fail(err, len, "%s: sethostname: %s", __func__,
@@ -340,11 +343,18 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	    landlock_exec_child(spec->fs_rules, spec->nfs_rules, err,
 	    len) == -1)
 		return (-1);
+	/*
+	 * Tracing is allowed inside: pid 1, holding runnerd's socket,
+	 * must stay out of reach whatever fs.suid_dumpable says.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		return (sbx_fail(err, len, "%s: PR_SET_DUMPABLE: %s",
+		    __func__, strerror(errno)));
 	/* The uid change cleared the death signal: arm it again. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		return (sbx_fail(err, len, "%s: PR_SET_PDEATHSIG: %s",
 		    __func__, strerror(errno)));
-	return (sbx_seccomp_load_child(err, len));
+	return (sbx_seccomp_load_child(*nomemfd, err, len));
 }
 
 /*
@@ -387,12 +397,13 @@ init_main_child(const struct init_args *a)
 {
 	struct zyg_params	 zp;
 	char			 err[SBX_MSG_SIZE], *mem = NULL;
-	int			 broker = -1;
+	int			 broker = -1, nomemfd = 0;
 
 	memset(&zp, 0, sizeof(zp));
 	zp.sock = a->sock;
 	zp.nofile = a->spec->policy->nofile;
-	if (init_setup(a, &zp, &mem, &broker, err, sizeof(err)) == -1 ||
+	if (init_setup(a, &zp, &mem, &broker, &nomemfd, err,
+	    sizeof(err)) == -1 ||
 	    (zp.sigfd = init_signals(err, sizeof(err))) == -1) {
 		init_report_error(a->sock, err);
 		_exit(1);

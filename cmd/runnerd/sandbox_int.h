@@ -168,12 +168,14 @@ void	 cgroup_reconcile(void);
 void	 cgroup_set_instance(const char *);
 void	 cgroup_remove_instance(void);
 
-/* landlock.c: the exec allowlist, on pid 1 for every exec. */
+/* landlock.c: the sandbox's domain and exec allowlist, on pid 1. */
 int	 landlock_exec_child(const struct fs_rule_msg *, size_t, char *,
 	    size_t);
+int	 landlock_memfd_noexec_child(const struct fs_rule_msg *, size_t,
+	    int *, char *, size_t);
 
 /* sandbox_seccomp.c */
 int	 sbx_seccomp_prepare(char *, size_t);
-int	 sbx_seccomp_load_child(char *, size_t);
+int	 sbx_seccomp_load_child(int, char *, size_t);
 
 #endif

@@ -6,11 +6,19 @@
  * loads it, and every process in the sandbox inherits it.
  *
  * Left out on purpose, and so EPERM: mount and the new mount API,
- * pivot_root, chroot, unshare, setns, namespace flags to clone, ptrace,
- * process_vm_*, pidfd_getfd, kcmp, bpf, perf_event_open, the keyring,
+ * pivot_root, chroot, unshare, setns, namespace flags to clone, bpf,
+ * perf_event_open, the keyring,
  * kexec, modules, open_by_handle_at, userfaultfd, io_uring, swap,
  * reboot, acct, quotas, clocks, hostnames, device nodes, personality
  * changes, ioperm/iopl, TIOCSTI and TIOCLINUX.
+ *
+ * ptrace, process_vm_readv/writev, kcmp and pidfd_getfd are allowed
+ * (sanitizers, debuggers and strace need them; Docker's default profile
+ * allows them too): the kernel re-checks seccomp after a tracer changes
+ * a syscall (4.8+), and its ptrace access check confines a tracer to
+ * its sandbox: only its own pid namespace can be named, only its uid
+ * without capabilities, pid 1 is not dumpable, and the Landlock domain
+ * every sandbox has (landlock.c) refuses any process outside it.
  *
  * Sandboxed processes also inherit runnerd's own filter (they are its
  * descendants): everything allowed here must be allowed there too, see
@@ -27,6 +35,7 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -43,6 +52,7 @@
 
 
 static struct sock_fprog	 sc_prog;
+static struct sock_fprog	 sc_prog_nomemfd;	/* see landlock.c */
 
 static int
 sc_rule(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int n,
@@ -84,6 +94,15 @@ sc_conditional(scmp_filter_ctx ctx)
 		    SCMP_A2_32(SCMP_CMP_EQ, NETLINK_ROUTE) },
 		{ SCMP_SYS(socketpair), SCMP_ACT_ALLOW, 1,
 		    SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX), SC_NONE },
+		/*
+		 * Limits: set only one's own (pid 0, as glibc's setrlimit
+		 * asks; the caller's pid is beyond a filter), so that
+		 * nothing lowers pid 1's; read anyone's.
+		 */
+		{ SCMP_SYS(prlimit64), SCMP_ACT_ALLOW, 1,
+		    SCMP_A0_32(SCMP_CMP_EQ, 0), SC_NONE },
+		{ SCMP_SYS(prlimit64), SCMP_ACT_ALLOW, 1,
+		    SCMP_A2_64(SCMP_CMP_EQ, 0), SC_NONE },
 		/* Only the default persona, and asking which it is. */
 		{ SCMP_SYS(personality), SCMP_ACT_ALLOW, 1,
 		    SCMP_A0_32(SCMP_CMP_EQ, 0), SC_NONE },
@@ -119,7 +138,48 @@ sc_ioctl_middle(scmp_filter_ctx ctx)
 	return (0);
 }
 
-/* Device nodes never; files, fifos and sockets by mknod are fine. */
+#define SC_SETID	(S_ISUID | S_ISGID)
+
+/*
+ * Modes without set-id bits: a write bind is the host's directory, and
+ * a set-uid file left there by the sandbox would make whoever runs it on
+ * the host the sandbox's uid.  open and openat are checked only when
+ * they create; openat2 hides its mode in a struct and says ENOSYS, so
+ * that libc and others fall back to openat.
+ */
+static int
+sc_moded(scmp_filter_ctx ctx)
+{
+	const struct {
+		const char	*name;
+		unsigned int	 mode;		/* argument index */
+		int		 flags;		/* argument index, or -1 */
+	} m[] = {
+		{ "chmod", 1, -1 }, { "fchmod", 1, -1 }, { "fchmodat", 2, -1 },
+		{ "fchmodat2", 2, -1 }, { "creat", 1, -1 }, { "open", 2, 1 },
+		{ "openat", 3, 2 }
+	};
+	const uint64_t	 create = O_CREAT | (O_TMPFILE & ~O_DIRECTORY);
+	size_t		 i;
+	int		 nr, rc;
+
+	for (i = 0; i < sizeof(m) / sizeof(*m); i++) {
+		if ((nr = seccomp_syscall_resolve_name(m[i].name)) ==
+		    __NR_SCMP_ERROR)
+			continue;
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_CMP(m[i].mode, SCMP_CMP_MASKED_EQ, SC_SETID, 0))) < 0)
+			return (rc);
+		if (m[i].flags >= 0 && (rc = seccomp_rule_add(ctx,
+		    SCMP_ACT_ALLOW, nr, 1, SCMP_CMP(m[i].flags,
+		    SCMP_CMP_MASKED_EQ, create, 0))) < 0)
+			return (rc);
+	}
+	return (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+	    SCMP_SYS(openat2), 0));
+}
+
+/* Device nodes never; files, fifos and sockets by mknod are, set-id not. */
 static int
 sc_mknod(scmp_filter_ctx ctx)
 {
@@ -129,10 +189,11 @@ sc_mknod(scmp_filter_ctx ctx)
 
 	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
 		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mknod),
-		    1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, ok[i]))) < 0 ||
+		    1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT | SC_SETID,
+		    ok[i]))) < 0 ||
 		    (rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
-		    SCMP_SYS(mknodat), 1, SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT,
-		    ok[i]))) < 0)
+		    SCMP_SYS(mknodat), 1, SCMP_A2_32(SCMP_CMP_MASKED_EQ,
+		    S_IFMT | SC_SETID, ok[i]))) < 0)
 			return (rc);
 	}
 	return (0);
@@ -171,7 +232,7 @@ sc_build(scmp_filter_ctx ctx, char *err, size_t len)
 			    seccomp_sandbox_allow[i], strerror(-rc)));
 	}
 	if ((rc = sc_conditional(ctx)) < 0 || (rc = sc_ioctl_middle(ctx)) < 0 ||
-	    (rc = sc_mknod(ctx)) < 0)
+	    (rc = sc_mknod(ctx)) < 0 || (rc = sc_moded(ctx)) < 0)
 		return (sbx_fail(err, len, "%s: conditional rule: %s",
 		    __func__, strerror(-rc)));
 	return (0);
@@ -179,7 +240,8 @@ sc_build(scmp_filter_ctx ctx, char *err, size_t len)
 
 /* libseccomp writes BPF only to an fd: a memfd, read back once. */
 static int
-sc_export(scmp_filter_ctx ctx, char *err, size_t len)
+sc_export(scmp_filter_ctx ctx, struct sock_fprog *prog, char *err,
+    size_t len)
 {
 	struct sock_filter	*f;
 	off_t			 size;
@@ -206,9 +268,33 @@ sc_export(scmp_filter_ctx ctx, char *err, size_t len)
 		return (sbx_fail(err, len, "%s: short read", __func__));
 	}
 	close(fd);
-	sc_prog.len = size / sizeof(*f);
-	sc_prog.filter = f;
+	prog->len = size / sizeof(*f);
+	prog->filter = f;
 	return (0);
+}
+
+/*
+ * The second filter of a sandbox whose exec list the kernel cannot
+ * keep memfds out of: memfd_create says ENOSYS, which programs take
+ * for an old kernel and fall back from.  Everything else is the first
+ * filter's to judge.
+ */
+static int
+sc_prepare_nomemfd(char *err, size_t len)
+{
+	scmp_filter_ctx	 ctx;
+	int		 rc;
+
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL)
+		return (sbx_fail(err, len, "%s: seccomp_init", __func__));
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+	    SCMP_SYS(memfd_create), 0)) < 0)
+		rc = sbx_fail(err, len, "%s: memfd_create: %s", __func__,
+		    strerror(-rc));
+	else
+		rc = sc_export(ctx, &sc_prog_nomemfd, err, len);
+	seccomp_release(ctx);
+	return (rc);
 }
 
 int
@@ -222,19 +308,30 @@ sbx_seccomp_prepare(char *err, size_t len)
 	if ((ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM))) == NULL)
 		return (sbx_fail(err, len, "%s: seccomp_init", __func__));
 	if ((rc = sc_build(ctx, err, len)) == 0)
-		rc = sc_export(ctx, err, len);
+		rc = sc_export(ctx, &sc_prog, err, len);
 	seccomp_release(ctx);
+	if (rc == 0 && (rc = sc_prepare_nomemfd(err, len)) == -1) {
+		free(sc_prog.filter);
+		sc_prog.filter = NULL;
+	}
 	return (rc);
 }
 
-/* NO_NEW_PRIVS is already set: no privilege is needed to load it. */
+/*
+ * NO_NEW_PRIVS is already set: no privilege is needed to load it.
+ * nomemfd: the exec list needs memfd_create refused (landlock.c).
+ */
 int
-sbx_seccomp_load_child(char *err, size_t len)
+sbx_seccomp_load_child(int nomemfd, char *err, size_t len)
 {
-	if (sc_prog.filter == NULL)
+	if (sc_prog.filter == NULL || sc_prog_nomemfd.filter == NULL)
 		return (sbx_fail(err, len, "%s: no filter built", __func__));
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &sc_prog) == -1)
 		return (sbx_fail(err, len, "%s: %s", __func__,
+		    strerror(errno)));
+	if (nomemfd && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+	    &sc_prog_nomemfd) == -1)
+		return (sbx_fail(err, len, "%s: memfd filter: %s", __func__,
 		    strerror(errno)));
 	return (0);
 }

@@ -229,6 +229,9 @@ show_exec_start(const struct sbx_exec_start *st)
 		    "pid", st->pid, "timeout", (json_int_t)st->timeout));
 }
 
+/* An exec's streams, each escaped on a terminal. */
+static struct esc_state	 esc_out, esc_err;
+
 /* JSON strings are UTF-8: each ill-formed byte becomes U+FFFD. */
 static char *
 utf8_clean(const char *s, size_t len, size_t *outlen)
@@ -275,9 +278,10 @@ show_output(const struct sbx_output_hdr *h, const char *data)
 
 	if (!json) {
 		fflush(stdout);
-		if (write(h->stream == SBX_STDOUT ? STDOUT_FILENO :
-		    STDERR_FILENO, data, h->len) == -1)
-			err(1, "write");
+		if (h->stream == SBX_STDOUT)
+			esc_write(STDOUT_FILENO, &esc_out, data, h->len);
+		else
+			esc_write(STDERR_FILENO, &esc_err, data, h->len);
 		return;
 	}
 	while (left > 0) {
@@ -303,6 +307,10 @@ show_exec_result(const struct sbx_exec_result *r)
 		rc = 128 + r->signal;
 	else
 		rc = r->status;
+	if (!json) {
+		esc_flush(STDOUT_FILENO, &esc_out);
+		esc_flush(STDERR_FILENO, &esc_err);
+	}
 	if (json)
 		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:i, s:s, s:I, "
 		    "s:I, s:I, s:b, s:b, s:b, s:i}", "event", "exec.complete",

@@ -21,7 +21,7 @@ usage(void)
 {
 	extern char	*__progname;
 
-	fprintf(stderr, "usage: %s [-j] [-s socket] command [arg ...]\n"
+	fprintf(stderr, "usage: %s [-jr] [-s socket] command [arg ...]\n"
 	    "commands:\n"
 	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
 	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
@@ -261,10 +261,13 @@ main(int argc, char *argv[])
 	const char	*sock = CONF_DEFAULT_SOCKET;
 	int		 ch;
 
-	while ((ch = getopt(argc, argv, "+js:")) != -1) {
+	while ((ch = getopt(argc, argv, "+jrs:")) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
+			break;
+		case 'r':
+			raw_output = 1;
 			break;
 		case 's':
 			sock = optarg;

@@ -41,6 +41,16 @@ void	 json_emit(json_t *);
 void	 show_service_header(void);
 void	 show_service(const struct svc_info *);
 
+/* escape.c: a sandbox's bytes on a terminal, unless raw_output (-r). */
+struct esc_state {
+	unsigned char	 carry[3];	/* a UTF-8 sequence cut short */
+	size_t		 ncarry;
+};
+extern int	 raw_output;
+int	 esc_wanted(int);
+void	 esc_write(int, struct esc_state *, const char *, size_t);
+void	 esc_flush(int, struct esc_state *);
+
 /* netshow.c */
 json_t	*net_ident_json(const struct net_ident *, int);
 void	 show_net_info(const struct sbx_net_info *);

@@ -102,6 +102,7 @@ static int
 attach_pump(int in_w, int out_r, int sock)
 {
 	struct pollfd	 pfd[3];
+	struct esc_state esc = { { 0 }, 0 };
 	char		*buf;
 	ssize_t		 n;
 	int		 in_open = 1, timeout;
@@ -134,7 +135,7 @@ attach_pump(int in_w, int out_r, int sock)
 				return (1);
 			}
 			if (n > 0)
-				write_all(STDOUT_FILENO, buf, n, "stdout");
+				esc_write(STDOUT_FILENO, &esc, buf, n);
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP)) {
 			n = read(STDIN_FILENO, buf, ATTACH_BUF);

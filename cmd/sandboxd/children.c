@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -154,6 +155,7 @@ child_exited(struct child *c, int status)
 		    c->spec->name, (int)c->pid, WEXITSTATUS(status));
 	child_close_channel(c);
 	c->pid = 0;
+	c->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	c->conf_generation = 0;
 	if (c->id == PROC_RUNNERD) {
 		services_runnerd_gone();
@@ -428,37 +430,31 @@ children_retry_failed(void)
 	}
 }
 
-static int
-children_alive(void)
-{
-	int	 i, n = 0;
-
-	children_reap();
-	for (i = 0; i < PROC_MAX; i++)
-		if (sbx->children[i].pid > 0)
-			n++;
-	return (n);
-}
-
-/* SIGTERM, wait, then SIGKILL: no child outlives the master. */
-void
-children_stop(void)
+/* SIGTERM, wait, then SIGKILL: none of them outlives the master. */
+static void
+children_stop_set(const int *ids, size_t n, int signal_them)
 {
 	struct child	*c;
-	int		 i, waited;
+	size_t		 i;
+	int		 waited, alive;
 
-	for (i = 0; i < PROC_MAX; i++) {
-		c = &sbx->children[i];
+	for (i = 0; i < n; i++) {
+		c = &sbx->children[ids[i]];
 		evtimer_del(&c->ev_restart);
 		child_close_channel(c);
-		if (c->pid > 0)
+		if (c->pid > 0 && signal_them)
 			kill(c->pid, SIGTERM);
 	}
-	for (waited = 0; waited < CHILD_STOP_WAIT_MS && children_alive() > 0;
-	    waited += 10)
+	for (waited = 0; waited < CHILD_STOP_WAIT_MS; waited += 10) {
+		children_reap();
+		for (i = alive = 0; i < n; i++)
+			alive += sbx->children[ids[i]].pid > 0;
+		if (alive == 0)
+			return;
 		usleep(10000);
-	for (i = 0; i < PROC_MAX; i++) {
-		c = &sbx->children[i];
+	}
+	for (i = 0; i < n; i++) {
+		c = &sbx->children[ids[i]];
 		if (c->pid <= 0)
 			continue;
 		log_warnx("%s: %s did not stop, killing it", __func__,
@@ -466,5 +462,81 @@ children_stop(void)
 		kill(c->pid, SIGKILL);
 		waitpid(c->pid, NULL, 0);
 		c->pid = 0;
+		c->exit_status = -1;
 	}
+}
+
+/* As imsg_flush, but a child that does not read cannot hold the stop. */
+static int
+child_flush_bounded(struct child *c)
+{
+	struct pollfd	 pfd;
+	int		 n;
+
+	pfd.fd = c->iev.ibuf.fd;
+	pfd.events = POLLOUT;
+	while (imsg_queued(&c->iev.ibuf) > 0) {
+		if (imsg_write(&c->iev.ibuf) == -1)
+			return (-1);
+		if (imsg_queued(&c->iev.ibuf) == 0)
+			break;
+		if ((n = poll(&pfd, 1, CHILD_STOP_WAIT_MS)) == 0) {
+			errno = ETIMEDOUT;
+			return (-1);
+		}
+		if (n == -1 && errno != EINTR)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * netd's last job on an orderly stop: once runnerd exited cleanly (its
+ * sandboxes are gone), netd deletes every link, then the table, and
+ * exits.  Sent only here: a crash or a child restart keeps the table.
+ */
+static int
+children_netd_stop(void)
+{
+	struct child	*c = &sbx->children[PROC_NETD];
+	struct child	*r = &sbx->children[PROC_RUNNERD];
+
+	if (r->exit_status != 0) {
+		log_warnx("%s: runnerd did not stop cleanly: table inet "
+		    "sandboxd kept", __func__);
+		return (-1);
+	}
+	if (c->pid <= 0 || !c->iev_open) {
+		log_warnx("%s: netd not running: table inet sandboxd kept",
+		    __func__);
+		return (-1);
+	}
+	if (imsgev_compose(&c->iev, IMSG_NET_STOP, 0, 0, -1, NULL, 0) ==
+	    -1 || child_flush_bounded(c) == -1) {
+		log_warn("%s: netd: table inet sandboxd kept", __func__);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Every child but netd first: runnerd takes the sandboxes down.  Then
+ * netd, told to delete the links and the table if orderly.
+ */
+void
+children_stop(int orderly)
+{
+	static const int	 rest[] = { PROC_ENVD, PROC_RUNNERD,
+				    PROC_DNSPIND };
+	static const int	 netd[] = { PROC_NETD };
+	struct child		*c = &sbx->children[PROC_NETD];
+	int			 told;
+
+	evtimer_del(&c->ev_restart);
+	children_stop_set(rest, sizeof(rest) / sizeof(rest[0]), 1);
+	told = orderly && children_netd_stop() == 0;
+	children_stop_set(netd, 1, !told);
+	if (told && c->exit_status != 0)
+		log_warnx("%s: netd kept table inet sandboxd (status %d); "
+		    "see its log", __func__, c->exit_status);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdguard.h"
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
@@ -24,6 +25,9 @@
 #define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
+#define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread: stop reading it */
+#define CONTROL_QUEUE_STALL	30	/* secs over it reading nothing */
+#define CONTROL_QUEUE_HARD	(64 * 1024 * 1024) /* unread: drop anyway */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -45,6 +49,10 @@ struct ctl_conn {
 	int			 attached;	/* to a service: no timeout */
 	uint64_t		 reload_gen;	/* a reload it waits for */
 	char			 reload_corr[CORR_ID_SIZE];
+	int			 overflowed;	/* replies unread: dropping */
+	int			 paused;	/* over the queue limit */
+	uint64_t		 qmark;		/* bytes it had read then */
+	struct event		 ev_qstall;
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -134,6 +142,7 @@ control_close(struct ctl_conn *c)
 	TAILQ_REMOVE(&ctl_conns, c, entry);
 	ctl_nconns--;
 	event_del(&c->ev_timeout);
+	event_del(&c->ev_qstall);
 	imsgev_del(&c->iev);
 	close(c->iev.ibuf.fd);
 	imsg_clear(&c->iev.ibuf);
@@ -151,7 +160,89 @@ control_drop(struct ctl_conn *c, const char *why)
 static void
 control_timeout(int fd, short event, void *arg)
 {
-	control_drop(arg, "request not completed in time");
+	struct ctl_conn	*c = arg;
+
+	if (c->overflowed && imsg_queued_bytes(&c->iev.ibuf) >
+	    CONTROL_QUEUE_HARD)
+		control_drop(c, "more than 64 MiB of replies left unread");
+	else if (c->overflowed)
+		control_drop(c, "more than 1 MiB of replies left unread, "
+		    "none read for 30 s");
+	else if (c->paused)
+		control_drop(c, "more than 1 MiB of replies left unread, "
+		    "idle");
+	else
+		control_drop(c, "request not completed in time");
+}
+
+/*
+ * Replies past CONTROL_QUEUE_MAX: no more requests are read from the
+ * client until it has read them down.  One that reads nothing for
+ * CONTROL_QUEUE_STALL seconds meanwhile, or lets CONTROL_QUEUE_HARD pile
+ * up (an exec's output outrunning it), is dropped, from the event loop:
+ * the caller may still hold c.  A slow reader of a long listing is not.
+ */
+static void
+control_overflow(struct ctl_conn *c)
+{
+	struct timeval	 now = { 0, 0 };
+
+	c->overflowed = 1;
+	evtimer_del(&c->ev_timeout);
+	evtimer_add(&c->ev_timeout, &now);
+}
+
+static void
+control_check_queue(struct ctl_conn *c)
+{
+	struct timeval	 tv = { CONTROL_QUEUE_STALL, 0 };
+	size_t		 q = imsg_queued_bytes(&c->iev.ibuf);
+
+	if (c->overflowed || q <= CONTROL_QUEUE_MAX)
+		return;
+	if (q > CONTROL_QUEUE_HARD) {
+		control_overflow(c);
+		return;
+	}
+	if (c->paused)
+		return;
+	c->paused = 1;
+	c->qmark = imsg_written_bytes(&c->iev.ibuf);
+	event_del(&c->iev.ev);
+	evtimer_add(&c->ev_qstall, &tv);
+}
+
+static void	control_process(struct ctl_conn *);
+
+/* Over the limit for a while: read down, reading, or stalled. */
+static void
+control_qstall(int fd, short event, void *arg)
+{
+	struct ctl_conn	*c = arg;
+	struct timeval	 tv = { CONTROL_QUEUE_STALL, 0 };
+	uint64_t	 w = imsg_written_bytes(&c->iev.ibuf);
+
+	if (!c->paused || c->overflowed)
+		return;
+	if (w == c->qmark) {
+		control_overflow(c);
+		return;
+	}
+	c->qmark = w;
+	evtimer_add(&c->ev_qstall, &tv);
+}
+
+/* Read down below the limit: its requests are read again. */
+static void
+control_resume(struct ctl_conn *c)
+{
+	if (!c->paused || c->overflowed ||
+	    imsg_queued_bytes(&c->iev.ibuf) > CONTROL_QUEUE_MAX)
+		return;
+	c->paused = 0;
+	evtimer_del(&c->ev_qstall);
+	event_add(&c->iev.ev, NULL);
+	control_process(c);
 }
 
 static void
@@ -209,6 +300,7 @@ control_reply(struct ctl_conn *c, const char *corr, int error,
 	res.error = error;
 	strlcpy(res.msg, msg, sizeof(res.msg));
 	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
+	control_check_queue(c);
 }
 
 static void
@@ -235,8 +327,17 @@ control_accept(int fd, short event, void *arg)
 	c->id = ctl_next_id;
 	imsgev_init(&c->iev, cfd, control_dispatch, c);
 	imsg_set_maxsize(&c->iev.ibuf, CONTROL_MAX_MSG);
-	imsg_allow_fdpass(&c->iev.ibuf);
+	/*
+	 * Only root's requests carry fds (put, get, stdio).  Anyone
+	 * else's are refused by the kernel from now on; ones sent before
+	 * this accept arrive, are discarded and drop the client.
+	 */
+	if (c->rights == CTL_RIGHTS_ALL)
+		imsg_allow_fdpass(&c->iev.ibuf);
+	else if (fdguard_refuse(cfd) == -1 && errno != ENOPROTOOPT)
+		log_warn("%s: SO_PASSRIGHTS", __func__);
 	evtimer_set(&c->ev_timeout, control_timeout, c);
+	evtimer_set(&c->ev_qstall, control_qstall, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
 	/*
@@ -298,6 +399,7 @@ control_status(struct ctl_conn *c, const char *corr)
 	if (sbx->hostfw.text[0] != '\0')
 		imsgev_compose(&c->iev, IMSG_CTL_HOSTFW, 0, 0, -1,
 		    &sbx->hostfw, sizeof(sbx->hostfw));
+	control_check_queue(c);
 	services_status(c->id);
 	control_reply(c, corr, 0, "");
 }
@@ -436,7 +538,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	    control_fwd_check(f->type, &u) == -1)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1 && !f->fd) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (f->fd && fd == -1)
@@ -444,8 +546,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
 	if (control_fwd_reserved(f->type, &u)) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		control_reply(c, corr, EINVAL, "a service's sandbox and the "
 		    "service exec flag are the master's to set");
 		return (0);
@@ -457,8 +558,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		u.create.tap_uid = c->uid;
 	log_setcorr(corr);
 	if (c->rights < f->rights) {
-		if (fd != -1)
-			close(fd);
+		fdguard_discard(fd);
 		log_warnx("control: uid %u: request %u refused",
 		    (unsigned int)c->uid, f->type);
 		control_reply(c, corr, EPERM, "permission denied: only root "
@@ -487,7 +587,7 @@ control_service(struct ctl_conn *c, struct imsg *imsg)
 	int		 fd;
 
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if ((r = malloc(sizeof(*r))) == NULL)
@@ -534,7 +634,7 @@ control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 	    type != IMSG_CTL_LOG_VERBOSE)
 		return (-1);
 	if ((fd = imsg_get_fd(imsg)) != -1) {
-		close(fd);
+		fdguard_discard(fd);
 		return (-1);
 	}
 	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
@@ -569,6 +669,8 @@ control_find(uint32_t id)
 static void
 control_settle(struct ctl_conn *c)
 {
+	if (c->overflowed)
+		return;
 	if (c->inflight > 0 || c->attached || c->reload_gen != 0)
 		evtimer_del(&c->ev_timeout);
 	else
@@ -582,7 +684,10 @@ control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
 
 	if ((c = control_find(id)) == NULL)
 		return;
+	if (c->overflowed)
+		return;
 	imsgev_compose(&c->iev, type, 0, 0, -1, data, len);
+	control_check_queue(c);
 	if ((type == IMSG_CTL_RESULT || type == IMSG_CTL_EXEC_RESULT) &&
 	    c->inflight > 0) {
 		c->inflight--;
@@ -603,6 +708,7 @@ control_send_fd(uint32_t id, uint32_t type, int fd, const void *data,
 	}
 	if (imsgev_compose(&c->iev, type, 0, 0, fd, data, len) == -1)
 		log_warn("%s", __func__);
+	control_check_queue(c);
 }
 
 /* Attached to a service: it may stay quiet as long as it likes. */
@@ -654,11 +760,12 @@ control_dispatch(int fd, short event, void *arg)
 {
 	struct imsgev	*iev = arg;
 	struct ctl_conn	*c = iev->data;
-	struct imsg	 imsg;
-	int		 n;
 
 	if (imsgev_io(&c->iev, event) == -1) {
-		if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
+		if (c->iev.ibuf.fds_refused)
+			control_drop(c, "sent file descriptors; only root's "
+			    "requests may carry one");
+		else if (errno == 0 && imsg_pending(&c->iev.ibuf) > 0)
 			control_drop(c, "closed in the middle of a request");
 		else if (errno != 0)
 			control_drop(c, strerror(errno));
@@ -666,6 +773,26 @@ control_dispatch(int fd, short event, void *arg)
 			control_close(c);
 		return;
 	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
+	if (c->paused) {
+		if (imsg_queued_bytes(&c->iev.ibuf) > CONTROL_QUEUE_MAX) {
+			imsgev_add(&c->iev);
+			return;
+		}
+		control_resume(c);
+		return;
+	}
+	control_process(c);
+}
+
+/* The requests read so far, until its replies pile up. */
+static void
+control_process(struct ctl_conn *c)
+{
+	struct imsg	 imsg;
+	int		 n;
+
 	if (c->closing) {
 		if (imsg_queued(&c->iev.ibuf) == 0)
 			control_close(c);
@@ -673,7 +800,8 @@ control_dispatch(int fd, short event, void *arg)
 			imsgev_add(&c->iev);
 		return;
 	}
-	while ((n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
+	while (!c->overflowed && !c->paused &&
+	    (n = imsg_get(&c->iev.ibuf, &imsg)) != 0) {
 		if (n == -1) {
 			control_drop(c, errno == ERANGE ? "oversized request" :
 			    "malformed request");
@@ -686,6 +814,15 @@ control_dispatch(int fd, short event, void *arg)
 			return;
 		}
 		control_settle(c);
+	}
+	if (c->overflowed)
+		return;		/* dropped on the next turn */
+	/* Every whole message is in: an fd none of them claimed is stray. */
+	if (!c->paused && imsg_pending(&c->iev.ibuf) == 0 &&
+	    imsg_fds_held(&c->iev.ibuf) > 0) {
+		control_drop(c, "sent a file descriptor with a request that "
+		    "takes none");
+		return;
 	}
 	imsgev_add(&c->iev);
 }

@@ -132,7 +132,7 @@ notify_child_failed(struct child *c)
 	log_warnx("%s: %s never came up: the start fails", __func__,
 	    c->spec->name);
 	sbx->shutting_down = 1;
-	children_stop();
+	children_stop(0);
 	control_cleanup(sbx->sockpath);
 	exit(1);
 }

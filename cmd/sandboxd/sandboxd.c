@@ -92,6 +92,12 @@ sandboxd_load(const char *corr, char *err, size_t errlen)
 		parse_config_error(err, errlen);
 		return (NULL);
 	}
+	if (idrange_check(conf->global.uid_base, conf->global.uid_count, err,
+	    errlen) == -1) {
+		log_warnx("%s", err);
+		conf_free(conf);
+		return (NULL);
+	}
 	if (secrets_load(conf, err, errlen) == -1) {
 		log_warnx("%s", err);
 		conf_free(conf);
@@ -108,7 +114,7 @@ sandboxd_shutdown(void)
 {
 	sbx->shutting_down = 1;
 	notify_stopping();
-	children_stop();
+	children_stop(1);
 	control_cleanup(sbx->sockpath);
 	log_info("terminating");
 	exit(0);
@@ -315,6 +321,7 @@ main(int argc, char *argv[])
 		fatalx("control socket %s", sbx->sockpath);
 	control_listen();
 	notify_init();
+	idrange_watch_start();
 	resolver_open(&sbx->conf->global);
 	sbx->nft_fd = nftown_open();
 	children_start();

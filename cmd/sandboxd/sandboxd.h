@@ -49,6 +49,7 @@ struct child {
 	uint64_t		 ping_sent_ms;	/* monotonic */
 	int			 hung;		/* a ping went unanswered */
 	uint32_t		 load;		/* from its last pong */
+	int			 exit_status;	/* last exit; -1 if killed */
 };
 
 struct sandboxd {
@@ -95,10 +96,14 @@ int	 watchdog_pong(struct child *, struct imsg *);
 /* nftown.c */
 int	 nftown_open(void);
 
+/* idrange.c */
+int	 idrange_check(uint32_t, uint32_t, char *, size_t);
+void	 idrange_watch_start(void);
+
 /* children.c */
 void	 children_start(void);
 void	 children_reap(void);
-void	 children_stop(void);
+void	 children_stop(int);
 void	 children_send_conf(void);
 void	 children_send_verbose(int);
 void	 children_retry_failed(void);

@@ -12,7 +12,7 @@ pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
     libclang-rt-14-dev
-    bubblewrap crun dnsmasq-base dnsperf"
+    bubblewrap crun dnsmasq-base dnsperf strace gdb git"
 # regress/host/tap-guest.t: qemu runs Debian's kernel (fetched with
 # apt-get download) on an initramfs of busybox-static, made with cpio.
 tapguest_pkgs="qemu-system-x86 busybox-static cpio"

@@ -875,6 +875,53 @@ test_landlock(void)
 	sandbox_destroy(&sb, 0);
 }
 
+/* memfd_create under the sandbox filter, with the exec list's or not. */
+static int
+memfd_errno(int nomemfd)
+{
+	char	 err[256];
+	int	 rp[2], e = -1;
+	pid_t	 pid;
+
+	if (pipe2(rp, O_CLOEXEC) == -1)
+		return (-1);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		e = 0;
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 ||
+		    sbx_seccomp_prepare(err, sizeof(err)) == -1 ||
+		    sbx_seccomp_load_child(nomemfd, err, sizeof(err)) == -1)
+			e = -1;
+		else if (memfd_create("probe", MFD_CLOEXEC) == -1)
+			e = errno;
+		(void)write(rp[1], &e, sizeof(e));
+		_exit(0);
+	}
+	close(rp[1]);
+	if (read(rp[0], &e, sizeof(e)) != sizeof(e))
+		e = -1;
+	close(rp[0]);
+	waitpid(pid, NULL, 0);
+	return (e);
+}
+
+/*
+ * The fallback of a kernel without vm.memfd_noexec (6.1): the exec
+ * list's second filter; its trigger is /proc/sys/vm/memfd_noexec
+ * missing, which this kernel may not show.
+ */
+static void
+test_memfd_filter(void)
+{
+	int	 e;
+
+	e = memfd_errno(1);
+	ok(e == ENOSYS, "an exec list without vm.memfd_noexec: "
+	    "memfd_create says ENOSYS (%d)", e);
+	e = memfd_errno(0);
+	ok(e == 0, "twin: without an exec list, memfd_create works (%d)", e);
+}
+
 /* Before and after destroy: mount, cgroup, pid 1 and directory. */
 static void
 test_destroy(struct sandbox *sb)
@@ -1211,6 +1258,7 @@ main(int argc, char *argv[])
 	test_destroy(&sb);
 	test_limits();
 	test_landlock();
+	test_memfd_filter();
 	test_keep();
 	test_failures();
 	test_fd_budget();

@@ -51,9 +51,6 @@ main(int argc, char *argv[])
 	memset(&ca, 0, sizeof(ca));
 	ca.exit_signal = SIGCHLD;
 	TRY("clone3", SYS_clone3, &ca, sizeof(ca));
-	TRY("ptrace", SYS_ptrace, 0 /* TRACEME */, 0, 0, 0);
-	TRY("process_vm_readv", SYS_process_vm_readv, getppid(), NULL, 0, NULL, 0, 0);
-	TRY("process_vm_writev", SYS_process_vm_writev, getppid(), NULL, 0, NULL, 0, 0);
 	TRY("bpf", SYS_bpf, 0, NULL, 0);
 	TRY("perf_event_open", SYS_perf_event_open, NULL, 0, -1, -1, 0);
 	TRY("keyctl", SYS_keyctl, 0 /* GET_KEYRING_ID */, -3, 1);
