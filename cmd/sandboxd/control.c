@@ -345,9 +345,9 @@ control_accept(int fd, short event, void *arg)
 	 * never reset: it holds one fd until its reply is flushed.
 	 */
 	if ((uint32_t)ctl_nconns > sbx->conf->global.control_clients) {
-		log_warnx("control: refusing uid %u pid %d: %u clients "
-		    "connected, the control clients limit", (unsigned int)c->uid,
-		    (int)c->pid, sbx->conf->global.control_clients);
+		log_warnx("control: refusing uid %u pid %d: too many clients "
+		    "(control clients %u)", (unsigned int)c->uid, (int)c->pid,
+		    sbx->conf->global.control_clients);
 		control_reply(c, "", EAGAIN, "too many clients: sandboxd "
 		    "serves at most its control clients limit at once");
 		c->closing = 1;

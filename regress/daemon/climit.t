@@ -22,7 +22,7 @@ is "$?" 125 "a fifth client gets exit status 125"
 check "and a clear message" contains "$out" "too many clients"
 reset() { printf '%s\n' "$1" | grep -q -i 'reset\|closed the connection'; }
 check "never a reset" eval '! reset "$out"'
-check "the refusal is logged" grep -q "control clients limit" "$LOG"
+check "the refusal is logged" grep -q "too many clients (control clients 4)" "$LOG"
 wait $holders
 check "once they are gone, status is served again" \
     sh -c "$SANDBOXCTL -s $SOCK status | grep -q runnerd"
