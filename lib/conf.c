@@ -27,6 +27,8 @@
 
 #define ENV_BUDGET_MAX		(64 * 1024)
 #define PREBUILD_MAX		8
+#define CONTROL_CLIENTS_DEFAULT	4096
+#define CONTROL_CLIENTS_MAX	65536
 
 /* The system allowlist when the global env block has no pass. */
 static const char *const sysenv_default[] = {
@@ -104,6 +106,7 @@ conf_new(void)
 	strlcpy(g->env_prefix, "SANDBOX_ENV_", sizeof(g->env_prefix));
 	g->env_budget = 32768;
 	g->prebuild = 1;
+	g->control_clients = CONTROL_CLIENTS_DEFAULT;
 	return (c);
 }
 
@@ -490,6 +493,9 @@ check_global_ids(const struct conf_global_msg *g, char *buf, size_t len)
 	if (g->prebuild > PREBUILD_MAX)
 		return (fail(buf, len, "prebuild %u: at most %u", g->prebuild,
 		    PREBUILD_MAX));
+	if (g->control_clients == 0 || g->control_clients > CONTROL_CLIENTS_MAX)
+		return (fail(buf, len, "control clients %u: must be 1 to %u",
+		    g->control_clients, CONTROL_CLIENTS_MAX));
 	return (0);
 }
 

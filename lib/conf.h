@@ -68,6 +68,7 @@ struct conf_global_msg {
 	char			env_prefix[CONF_ENVKEY_SIZE];	/* SANDBOX_ENV_ */
 	uint32_t		env_budget;	/* bytes, 32768 */
 	uint32_t		prebuild;	/* sandboxes built ahead, 1 */
+	uint32_t		control_clients;	/* connected at once, 4096 */
 };
 
 enum policy_egress {

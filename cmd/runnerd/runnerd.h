@@ -12,7 +12,7 @@
 #include "sandboxd_imsg.h"
 
 #define EXEC_DRAIN_MS		100	/* output still open after exit */
-#define EXEC_ENV_WAIT_MS	5000	/* for envd's environment */
+#define EXEC_ENV_WAIT_MS	60000	/* envd, netd, pid 1: a burst queues */
 #define EXEC_ENV_MAX		(80 * 1024)	/* its strings, in all */
 #define EXEC_READ_SIZE		65536
 /*

@@ -139,7 +139,8 @@ show_result(const struct ctl_result *res)
 	else if (res->msg[0] != '\0' && !ctl_last.have_sandbox &&
 	    !ctl_last.ps)
 		printf("%s\n", res->msg);
-	return (res->error == 0 ? 0 : 1);
+	/* 125: sandboxd refused or failed, as timeout(1) and env(1) do. */
+	return (res->error == 0 ? 0 : 125);
 }
 
 void

@@ -45,18 +45,18 @@ ctl_connect(const char *path)
 	sun.sun_family = AF_UNIX;
 	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
 	    sizeof(sun.sun_path))
-		errx(1, "socket path too long: %s", path);
+		errx(125, "socket path too long: %s", path);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		err(1, "socket");
+		err(125, "socket");
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
 		return (fd);
 	if (errno == EACCES)
-		errx(1, "%s: permission denied: only root and members of "
+		errx(125, "%s: permission denied: only root and members of "
 		    "the control group may use sandboxd", path);
 	if (errno == ENOENT || errno == ECONNREFUSED)
-		errx(1, "%s: %s (is sandboxd running?)", path,
+		errx(125, "%s: %s (is sandboxd running?)", path,
 		    strerror(errno));
-	err(1, "connect %s", path);
+	err(125, "connect %s", path);
 }
 
 void

@@ -22,7 +22,6 @@
 #include "sandboxd.h"
 #include "sbx_msg.h"
 
-#define CONTROL_MAX_CLIENTS	64
 #define CONTROL_MAX_MSG		MAX_IMSGSIZE
 #define CONTROL_TIMEOUT_SECS	5	/* to finish a request */
 #define CONTROL_MAX_GROUPS	256
@@ -316,11 +315,6 @@ control_accept(int fd, short event, void *arg)
 			log_warn("%s: accept", __func__);
 		return;
 	}
-	if (ctl_nconns >= CONTROL_MAX_CLIENTS) {
-		log_warnx("%s: too many clients", __func__);
-		close(cfd);
-		return;
-	}
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		log_warn("%s", __func__);
 		close(cfd);
@@ -346,7 +340,18 @@ control_accept(int fd, short event, void *arg)
 	evtimer_set(&c->ev_qstall, control_qstall, c);
 	TAILQ_INSERT_TAIL(&ctl_conns, c, entry);
 	ctl_nconns++;
-	if (c->rights == CTL_RIGHTS_NONE) {
+	/*
+	 * Over the limit a client is still answered, with a reason, and
+	 * never reset: it holds one fd until its reply is flushed.
+	 */
+	if ((uint32_t)ctl_nconns > sbx->conf->global.control_clients) {
+		log_warnx("control: refusing uid %u pid %d: too many clients "
+		    "(control clients %u)", (unsigned int)c->uid, (int)c->pid,
+		    sbx->conf->global.control_clients);
+		control_reply(c, "", EAGAIN, "too many clients: sandboxd "
+		    "serves at most its control clients limit at once");
+		c->closing = 1;
+	} else if (c->rights == CTL_RIGHTS_NONE) {
 		log_warnx("control: refusing uid %u pid %d: not root and not "
 		    "in the control group", (unsigned int)c->uid, (int)c->pid);
 		control_reply(c, "", EPERM, "permission denied: only root "
@@ -359,7 +364,7 @@ control_accept(int fd, short event, void *arg)
 void
 control_listen(void)
 {
-	if (listen(ctl_fd, CONTROL_MAX_CLIENTS) == -1)
+	if (listen(ctl_fd, SOMAXCONN) == -1)
 		fatal("%s: listen", __func__);
 	event_set(&ev_ctl_accept, ctl_fd, EV_READ | EV_PERSIST,
 	    control_accept, NULL);

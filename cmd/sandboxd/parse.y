@@ -148,7 +148,7 @@ static char	*strpool(const char *);
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
-%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING
+%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -304,6 +304,10 @@ main		: SUBNET STRING {
 			set_gstr(conf->global.control_socket,
 			    sizeof(conf->global.control_socket), $3,
 			    "control socket");
+		}
+		| CONTROL CLIENTS num32 {
+			gbegin()->control_clients = $3;
+			gcommit();
 		}
 		| CONTROL GROUP string {
 			set_gstr(conf->global.control_group,
@@ -602,6 +606,7 @@ static const struct keywords keywords[] = {
 	{ "block-all",		BLOCKALL },
 	{ "budget",		BUDGET },
 	{ "cidr",		CIDR },
+	{ "clients",		CLIENTS },
 	{ "command",		COMMAND },
 	{ "control",		CONTROL },
 	{ "cpu",		CPU },

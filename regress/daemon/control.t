@@ -15,14 +15,14 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 member() { setpriv --reuid=65534 --regid=65534 --groups="$GID" "$@"; }
 
 out=$(nobody "$SANDBOXCTL" -s "$SOCK" status 2>&1)
-is "$?" 1 "a non-root, non-group user is refused"
+is "$?" 125 "a non-root, non-group user is refused"
 check "with a clear message" contains "$out" "permission denied"
 is "$(stat -c %a:%G "$SOCK")" "660:sbxctl-test" "socket is 0660 root:control group"
 
 # The daemon's own check, with the file permission out of the way.
 chmod 0666 "$SOCK"
 out=$(nobody "$SANDBOXCTL" -s "$SOCK" status 2>&1)
-is "$?" 1 "the daemon itself refuses a non-member"
+is "$?" 125 "the daemon itself refuses a non-member"
 check "and says why" contains "$out" "only root and members of the control group"
 check "the refusal is logged" grep -q "refusing uid 65534" "$LOG"
 chmod 0660 "$SOCK"
@@ -30,12 +30,12 @@ chmod 0660 "$SOCK"
 out=$(member "$SANDBOXCTL" -s "$SOCK" status 2>&1)
 check "a group member may use status" sh -c "echo '$out' | grep -q netd"
 out=$(member "$SANDBOXCTL" -s "$SOCK" reload 2>&1)
-is "$?" 1 "a group member may not reload"
+is "$?" 125 "a group member may not reload"
 check "and is told only root may" contains "$out" "only root may"
 member "$SANDBOXCTL" -s "$SOCK" ps >/dev/null 2>&1
 is "$?" 0 "a group member may list sandboxes"
 out=$(member "$SANDBOXCTL" -s "$SOCK" run -- true 2>&1)
-is "$?" 1 "a group member may not run a command"
+is "$?" 125 "a group member may not run a command"
 check "and is told only root may" contains "$out" "only root may"
 
 # Misbehaving clients; a well-behaved one is served throughout.
@@ -62,7 +62,7 @@ gen=$(child_field sandboxd conf_generation)
 cp "$T/sandboxd.conf" "$T/good.conf"
 echo 'subnet 10.200.0.1/16' >> "$T/sandboxd.conf"
 out=$(ctl reload 2>&1)
-is "$?" 1 "reload of a broken config fails"
+is "$?" 125 "reload of a broken config fails"
 is "$(child_field sandboxd conf_generation)" "$gen" "and the running config is kept"
 cp "$T/good.conf" "$T/sandboxd.conf"
 corr=$(ctl -j reload | python3 -c 'import json,sys; print(json.load(sys.stdin)["corr"])')

@@ -72,7 +72,7 @@ cp "$T/sandboxd.conf" "$T/good.conf"
 printf 'policy "broken" {\n\tlimits { nofile many }\n}\n' >> "$T/sandboxd.conf"
 line=$(grep -n 'nofile many' "$T/sandboxd.conf" | cut -d: -f1)
 out=$(ctl reload 2>&1)
-is "$?" 1 "a bad reload fails"
+is "$?" 125 "a bad reload fails"
 check "with the parser's file:line: message ($out)" contains "$out" \
     "$T/sandboxd.conf:$line: "
 is "$(child_field sandboxd conf_generation)" 2 "the running config stays in force"

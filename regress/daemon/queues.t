@@ -2,7 +2,8 @@
 # Bounded per-client queues: 100 control clients send status requests
 # and never read a reply.  The master drops each one whose unread
 # replies pass 1 MiB (sandboxd(8)), says so, and its peak RSS grows by
-# no more than the 64 clients it serves at once can hold (64 x (1 MiB +
+# no more than the 64 clients it serves at once (control clients 64)
+# can hold (64 x (1 MiB +
 # one 11 KiB status reply + a 64 KiB read buffer), about 70 MiB: under
 # 96 MiB with the allocator's due) rather than by all they asked for
 # (11 KiB a request); root goes on being served meanwhile, and after.
@@ -11,7 +12,8 @@ need_root
 plan 8
 
 setup_users
-write_conf 'policy "big" { limits { stdout 32M } }'
+write_conf 'control clients 64
+policy "big" { limits { stdout 32M } }'
 check "suite starts" suite_start
 D=$ROOT/regress/daemon
 hwm() { awk '$1 == "VmHWM:" { print $2 }' "/proc/$SBX_PID/status"; }

@@ -32,7 +32,7 @@ is "$(in_sbx "$s" 'echo still usable')" "still usable" "the sandbox itself lives
 r=$(ctl -j exec -t 1 "$s" -- sleep 100 | jfield reason exec.complete)
 is "$r" timeout "the result says timeout"
 out=$(ctl exec -t 11 "$s" -- true 2>&1)
-is "$?" 1 "a timeout above the policy's maximum is refused"
+is "$?" 125 "a timeout above the policy's maximum is refused"
 check "with a clear message" contains "$out" "exceeds the policy"
 
 # sandboxctl kill runs the same sequence.
