@@ -144,7 +144,9 @@ static const int sc_runnerd_eperm[] = {
 #ifdef SANDBOXD_ASAN
 /* The sanitizer runtime's own needs when it reports or grows. */
 static const int sc_asan[] = {
-	SCMP_SYS(openat), SCMP_SYS(readlinkat), SCMP_SYS(sched_yield),
+	SCMP_SYS(openat), SCMP_SYS(open), SCMP_SYS(readlinkat),
+	SCMP_SYS(readlink), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(access),
+	SCMP_SYS(sched_yield),
 	SCMP_SYS(prlimit64), SCMP_SYS(getrlimit), SCMP_SYS(ioctl),
 	SCMP_SYS(prctl), SCMP_SYS(pipe2), SCMP_SYS(clone),
 	SCMP_SYS(wait4), SCMP_SYS(getdents64), SCMP_SYS(statx)

@@ -164,7 +164,9 @@ dp_dels_check(struct dp *dp, size_t *found)
 		*g = dp->dels.v[i];
 		(*found)++;
 	}
-	qsort(dp->gone.v, dp->gone.n, sizeof(*dp->gone.v), dp_elem_qcmp);
+	if (dp->gone.n > 0)
+		qsort(dp->gone.v, dp->gone.n, sizeof(*dp->gone.v),
+		    dp_elem_qcmp);
 	return (0);
 }
 

@@ -272,7 +272,8 @@ dp_policy_elems(const struct netd_ident *ni, const struct policy_msg *pol,
 	if (inbound && froms == 0 &&
 	    dp_elems_flag(es, DS_INBOUND, ni->ifname) == -1)
 		goto fail;
-	qsort(es->v, es->n, sizeof(*es->v), dp_elem_qcmp);
+	if (es->n > 0)
+		qsort(es->v, es->n, sizeof(*es->v), dp_elem_qcmp);
 	for (i = j = 0; i < es->n; i++)
 		if (j == 0 || dp_elem_cmp(&es->v[j - 1], &es->v[i]) != 0)
 			es->v[j++] = es->v[i];
@@ -700,6 +701,8 @@ dp_scan_apply(struct dp *dp, struct dp_scan *sc)
 	size_t		 i, n;
 	int		 rc = 0;
 
+	if (sc->kill.n == 0)
+		return (0);	/* v may be NULL: qsort must not see it */
 	qsort(sc->kill.v, sc->kill.n, sizeof(*sc->kill.v), dp_elem_qcmp);
 	for (i = 0; i < sc->kill.n; i += n) {
 		n = sc->kill.n - i;
