@@ -41,7 +41,7 @@ check "the first client is attached" svc_wait 5 p attached=true
 out=$(ctl service attach p </dev/null 2>&1; echo "rc=$?")
 check "a second attach is refused, saying why" \
     contains "$out" 'service p has a client attached already; one at a time'
-check "... with a failing status" contains "$out" '^rc=1$'
+check "... with exit status 125, as sandboxctl(8) says" contains "$out" '^rc=125$'
 body='{"jsonrpc":"2.0","id":7,"method":"x"}'
 printf 'Content-Length: %d\r\n\r\n%s' ${#body} "$body" >&7
 sleep 0.5
