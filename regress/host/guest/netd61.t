@@ -76,19 +76,8 @@ else
 fi
 
 # The peer: two addresses with servers on 80 and 81, routed both ways.
-ip netns add $PEER
-ip -n $PEER link set lo up
-ip link add hp$$ type veth peer name ph0 netns $PEER
-ip addr add 192.0.2.1/24 dev hp$$
-ip link set hp$$ up
-ip -n $PEER addr add 192.0.2.2/24 dev ph0
-ip -n $PEER link set ph0 up
-for a in $PUB1 $PUB2; do
-	ip -n $PEER addr add $a/32 dev lo
-	ip route add $a/32 via 192.0.2.2
-done
-ip -n $PEER route add 10.200.0.0/16 via 192.0.2.1
-sysctl -qw net.ipv4.ip_forward=1
+. "${SBX_SRC:-.}/regress/host/guest/peer.sh"
+peer_up $PEER hp$$ $PUB1 $PUB2
 (ip netns exec $PEER python3 $D/servers.py 80 81 >/tmp/netd61.srv 2>&1 &)
 check "peer servers up" wait_for 10 grep -q ready /tmp/netd61.srv
 
