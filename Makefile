@@ -89,13 +89,13 @@ FUZZ_CC=	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
 fuzz: deps
 	${MAKE} all
 	@mkdir -p $B/fuzz
-	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c \
+	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c lib/fdguard.c \
 	    lib/log.c ${PKG_LIBS}
 	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
 	    lib/sbx_msg.c lib/conf.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/envd -o $B/fuzz/fuzz_broker \
 	    regress/fuzz/fuzz_broker.c cmd/envd/broker.c cmd/envd/rpc.c \
-	    lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
+	    lib/conf.c lib/fdguard.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
 	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
 	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
