@@ -25,10 +25,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "sandbox_int.h"
 #include "sandboxd_imsg.h"
 
@@ -123,17 +125,17 @@ mnt_mkpath_in(int rootfd, const char *rel, int dir, char *err, size_t len)
 	return (0);
 }
 
+/*
+ * Attach tree, a detached mount (open_tree's clone), at rel beneath the
+ * new root: nosuid always, read-only, nodev and noexec as flags say.
+ */
 static int
-mnt_bind(int rootfd, const char *src, const char *dst, int flags,
-    char *err, size_t len)
+mnt_attach(int rootfd, int tree, const char *what, const char *dst,
+    int flags, char *err, size_t len)
 {
 	struct mount_attr	 ma;
-	int			 tree, tfd = -1, rc = -1;
+	int			 tfd = -1, rc = -1;
 
-	if ((tree = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE |
-	    OPEN_TREE_CLOEXEC | AT_RECURSIVE)) == -1)
-		return (sbx_fail(err, len, "%s: %s: %s", __func__, src,
-		    strerror(errno)));
 	memset(&ma, 0, sizeof(ma));
 	ma.attr_set = MOUNT_ATTR_NOSUID;
 	if (flags & MNT_RO)
@@ -144,19 +146,33 @@ mnt_bind(int rootfd, const char *src, const char *dst, int flags,
 		ma.attr_set |= MOUNT_ATTR_NOEXEC;
 	if (mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma,
 	    sizeof(ma)) == -1)
-		sbx_fail(err, len, "%s: %s: mount_setattr: %s", __func__, src,
+		sbx_fail(err, len, "%s: %s: mount_setattr: %s", __func__, what,
 		    strerror(errno));
 	else if ((tfd = mnt_open_in(rootfd, dst, O_PATH)) == -1)
 		sbx_fail(err, len, "%s: /%s: %s", __func__, dst,
 		    strerror(errno));
 	else if (move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH |
 	    MOVE_MOUNT_T_EMPTY_PATH) == -1)
-		sbx_fail(err, len, "%s: %s on /%s: %s", __func__, src, dst,
+		sbx_fail(err, len, "%s: %s on /%s: %s", __func__, what, dst,
 		    strerror(errno));
 	else
 		rc = 0;
 	if (tfd != -1)
 		close(tfd);
+	return (rc);
+}
+
+static int
+mnt_bind(int rootfd, const char *src, const char *dst, int flags,
+    char *err, size_t len)
+{
+	int	 tree, rc;
+
+	if ((tree = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE |
+	    OPEN_TREE_CLOEXEC | AT_RECURSIVE)) == -1)
+		return (sbx_fail(err, len, "%s: %s: %s", __func__, src,
+		    strerror(errno)));
+	rc = mnt_attach(rootfd, tree, src, dst, flags, err, len);
 	close(tree);
 	return (rc);
 }
@@ -478,7 +494,7 @@ mnt_broker(int rootfd, int *broker, char *err, size_t len)
 
 static int
 mnt_populate(const struct sandbox_spec *spec, const char *root, int rootfd,
-    const char *ws, int *broker, char *err, size_t len)
+    int ws, int *broker, char *err, size_t len)
 {
 	const struct policy_msg	*p = spec->policy;
 	char			 opts[64];
@@ -499,7 +515,8 @@ mnt_populate(const struct sandbox_spec *spec, const char *root, int rootfd,
 	    (unsigned long long)p->tmp_size);
 	if (mnt_fresh(root, "tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts, err,
 	    len) == -1 ||
-	    mnt_bind(rootfd, ws, "workspace", 0, err, len) == -1 ||
+	    mnt_attach(rootfd, ws, "the workspace", "workspace", 0, err,
+	    len) == -1 ||
 	    mnt_rules(rootfd, spec->fs_rules, spec->nfs_rules, err,
 	    len) == -1 ||
 	    mnt_broker(rootfd, broker, err, len) == -1)
@@ -509,7 +526,7 @@ mnt_populate(const struct sandbox_spec *spec, const char *root, int rootfd,
 
 int
 mounts_build_child(const struct sandbox_spec *spec, const char *root,
-    const char *ws, int *broker, char *err, size_t len)
+    int ws, int *broker, char *err, size_t len)
 {
 	int	 rootfd, rc;
 
@@ -529,6 +546,87 @@ mounts_build_child(const struct sandbox_spec *spec, const char *root,
 		rc = mnt_pivot(rootfd, err, len);
 	close(rootfd);
 	return (rc);
+}
+
+/*
+ * The mount namespace that each pid 1 copies for its own (DESIGN.md
+ * section 2): a copy of runnerd's, made once, without the workspaces.
+ * A copy of runnerd's own would hold every live sandbox's workspace
+ * mount, and copying it, then detaching the old root after
+ * pivot_root, would cost each create time in proportion to the
+ * sandboxes alive.  Here state_dir is its top mount alone, where pid
+ * 1 finds the directory for its root; the workspace comes to pid 1 as
+ * a detached mount (open_tree) instead.  The host's mounts stay slaves
+ * of runnerd's, so that what is mounted or unmounted on a shared mount
+ * of the host later shows in sandboxes made later, as it would in a
+ * copy of runnerd's.
+ */
+static int	 mnt_template = -1;
+
+static int
+mnt_template_trim(const char *state_dir, char *err, size_t len)
+{
+	int	 tree, rc = -1;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == -1)
+		return (sbx_fail(err, len, "%s: make / a slave: %s", __func__,
+		    strerror(errno)));
+	if ((tree = open_tree(AT_FDCWD, state_dir, OPEN_TREE_CLONE |
+	    OPEN_TREE_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: %s: %s", __func__, state_dir,
+		    strerror(errno)));
+	if (umount2(state_dir, MNT_DETACH) == -1)
+		sbx_fail(err, len, "%s: umount %s: %s", __func__, state_dir,
+		    strerror(errno));
+	else if (move_mount(tree, "", AT_FDCWD, state_dir,
+	    MOVE_MOUNT_F_EMPTY_PATH) == -1)
+		sbx_fail(err, len, "%s: %s: move_mount: %s", __func__,
+		    state_dir, strerror(errno));
+	else
+		rc = 0;
+	close(tree);
+	return (rc);
+}
+
+/* Made by runnerd in a namespace of its own, then back to its own. */
+static int
+mnt_template_make(const char *state_dir, char *err, size_t len)
+{
+	int	 self, cwd, fd = -1;
+
+	if ((self = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: /proc/self/ns/mnt: %s",
+		    __func__, strerror(errno)));
+	if ((cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		sbx_fail(err, len, "%s: cwd: %s", __func__, strerror(errno));
+		close(self);
+		return (-1);
+	}
+	if (unshare(CLONE_NEWNS) == -1)
+		sbx_fail(err, len, "%s: unshare: %s", __func__,
+		    strerror(errno));
+	else if (mnt_template_trim(state_dir, err, len) == 0 &&
+	    (fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) == -1)
+		sbx_fail(err, len, "%s: /proc/self/ns/mnt: %s", __func__,
+		    strerror(errno));
+	/* setns(2) to a mount namespace moves the cwd to its root. */
+	if (setns(self, CLONE_NEWNS) == -1 || fchdir(cwd) == -1)
+		fatal("%s: back to runnerd's mount namespace", __func__);
+	close(self);
+	close(cwd);
+	if (fd == -1)
+		return (-1);
+	if (mnt_template != -1)
+		close(mnt_template);
+	mnt_template = fd;
+	return (0);
+}
+
+/* The template for pid 1 to enter before it makes its own, or -1. */
+int
+mounts_template(void)
+{
+	return (mnt_template);
 }
 
 /*
@@ -561,6 +659,9 @@ mounts_state_prepare(const char *state_dir, char *err, size_t len)
 	if (mount(NULL, state_dir, NULL, MS_PRIVATE, NULL) == -1)
 		return (sbx_fail(err, len, "%s: make %s private: %s", __func__,
 		    state_dir, strerror(errno)));
+	/* Without it pid 1 copies runnerd's namespace: slower, not worse. */
+	if (mnt_template_make(state_dir, err, len) == -1)
+		log_warnx("%s", err);
 	strlcpy(done, state_dir, sizeof(done));
 	return (0);
 }

@@ -409,9 +409,9 @@ sandbox_clone_init(struct sandbox *sb, const struct sandbox_spec *spec,
 		memset(&ia, 0, sizeof(ia));
 		ia.spec = spec;
 		ia.root = root;
-		ia.workspace = sb->workspace;
 		ia.sock = sock;
 		ia.netns = spec->netns;
+		ia.mntns = mounts_template();
 		init_main_child(&ia);
 	}
 	sb->init_pid = pid;
@@ -431,25 +431,50 @@ sandbox_sync(struct sandbox *sb, char c, char *err, size_t len)
 	    strerror(errno)));
 }
 
-/* The cgroup is made: pid 1 gets its cgroup.procs files to enter it. */
+/* Let pid 1 go on, with fds; if it cannot hear it, it has said why. */
 static int
-sandbox_sync_cgroup(struct sandbox *sb, char *err, size_t len)
+sandbox_sync_fds(struct sandbox *sb, char c, const int *fds, int n,
+    char *err, size_t len)
 {
-	const char	 c = SBX_SYNC_CGROUP;
-	int		 fds[CGROUP_MAX_DIRS], i, n;
-	ssize_t		 r;
-
-	if ((n = cgroup_procs_open(sb->id, fds, err, len)) == -1)
-		return (-1);
-	r = sbx_send_fds(sb->sock, &c, 1, fds, n, 0);
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	if (r == 1)
+	if (sbx_send_fds(sb->sock, &c, 1, fds, n, 0) == 1)
 		return (0);
 	if (errno == EPIPE || errno == ECONNRESET)
 		return (sandbox_init_report(sb, err, len));
 	return (sbx_fail(err, len, "%s: pid 1: %s", __func__,
 	    strerror(errno)));
+}
+
+/*
+ * The workspace is mounted: pid 1 gets a detached copy of that mount
+ * (the same tmpfs, quota and all) for its namespace, which does not
+ * hold the host side's (mounts.c).
+ */
+static int
+sandbox_sync_workspace(struct sandbox *sb, char *err, size_t len)
+{
+	int	 tree, rc;
+
+	if ((tree = open_tree(AT_FDCWD, sb->workspace, OPEN_TREE_CLONE |
+	    OPEN_TREE_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: %s: %s", __func__,
+		    sb->workspace, strerror(errno)));
+	rc = sandbox_sync_fds(sb, SBX_SYNC_MOUNT, &tree, 1, err, len);
+	close(tree);
+	return (rc);
+}
+
+/* The cgroup is made: pid 1 gets its cgroup.procs files to enter it. */
+static int
+sandbox_sync_cgroup(struct sandbox *sb, char *err, size_t len)
+{
+	int	 fds[CGROUP_MAX_DIRS], i, n, rc;
+
+	if ((n = cgroup_procs_open(sb->id, fds, err, len)) == -1)
+		return (-1);
+	rc = sandbox_sync_fds(sb, SBX_SYNC_CGROUP, fds, n, err, len);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return (rc);
 }
 
 /* pid 1's own account of a failure, if it gave one, says it best. */
@@ -508,7 +533,7 @@ sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
 	if (sandbox_workspace_mount(sb, spec->ws_held, err, len) == -1)
 		goto fail;
 	have |= HAVE_WORKSPACE;
-	if (sandbox_sync(sb, SBX_SYNC_MOUNT, err, len) == -1 ||
+	if (sandbox_sync_workspace(sb, err, len) == -1 ||
 	    cgroup_create(sb->id, &sb->policy, err, len) == -1)
 		goto fail;
 	have |= HAVE_CGROUP;

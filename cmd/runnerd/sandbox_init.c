@@ -104,15 +104,11 @@ init_sync(int fd, char want, char *err, size_t len)
 }
 
 /*
- * The limits of every exec but RLIMIT_NOFILE, which pid 1 must not be
- * held to (it receives an exec's fds before passing them on), and which
- * each exec child sets for itself.  RLIMIT_NPROC counts pid 1 as the
- * pids cgroup does, so pid 1 can fork an exec whenever the policy's
- * pids limit allows one.
+ * The next byte from runnerd must be want, with up to max fds (at
+ * least one); returns how many came.
  */
-/* SBX_SYNC_CGROUP comes with the cgroup.procs files to write "0" to. */
 static int
-init_enter_cgroup(int fd, char *err, size_t len)
+init_sync_fds(int fd, char want, int *fds, int max, char *err, size_t len)
 {
 	union {
 		struct cmsghdr	 h;
@@ -121,7 +117,7 @@ init_enter_cgroup(int fd, char *err, size_t len)
 	struct iovec	 iov;
 	struct msghdr	 m;
 	struct cmsghdr	*cm;
-	int		 fds[CGROUP_MAX_DIRS], n = 0;
+	int		 n = 0;
 	char		 b;
 
 	iov.iov_base = &b;
@@ -130,8 +126,8 @@ init_enter_cgroup(int fd, char *err, size_t len)
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
 	m.msg_control = c.buf;
-	m.msg_controllen = sizeof(c.buf);
-	if (recvmsg(fd, &m, MSG_CMSG_CLOEXEC) != 1 || b != SBX_SYNC_CGROUP ||
+	m.msg_controllen = CMSG_SPACE(max * sizeof(int));
+	if (recvmsg(fd, &m, MSG_CMSG_CLOEXEC) != 1 || b != want ||
 	    (m.msg_flags & MSG_CTRUNC))
 		return (sbx_fail(err, len, "%s: runnerd went away", __func__));
 	if ((cm = CMSG_FIRSTHDR(&m)) != NULL &&
@@ -140,10 +136,57 @@ init_enter_cgroup(int fd, char *err, size_t len)
 		memcpy(fds, CMSG_DATA(cm), n * sizeof(int));
 	}
 	if (n == 0)
-		return (sbx_fail(err, len, "%s: no cgroup to enter", __func__));
+		return (sbx_fail(err, len, "%s: no fd with '%c'", __func__,
+		    want));
+	return (n);
+}
+
+/* SBX_SYNC_CGROUP comes with the cgroup.procs files to write "0" to. */
+static int
+init_enter_cgroup(int fd, char *err, size_t len)
+{
+	int	 fds[CGROUP_MAX_DIRS], n;
+
+	if ((n = init_sync_fds(fd, SBX_SYNC_CGROUP, fds, CGROUP_MAX_DIRS,
+	    err, len)) == -1)
+		return (-1);
 	return (cgroup_enter(fds, n, err, len));
 }
 
+/*
+ * A mount namespace of its own, a copy of runnerd's template without
+ * the workspaces (mounts.c), made while runnerd mounts this sandbox's
+ * workspace; then SBX_SYNC_MOUNT brings that as a detached mount, and
+ * the root is built.
+ */
+static int
+init_mounts(const struct init_args *a, int *broker, char *err, size_t len)
+{
+	int	 ws, rc;
+
+	if (a->mntns != -1) {
+		if (setns(a->mntns, CLONE_NEWNS) == -1)
+			return (sbx_fail(err, len, "%s: setns: %s", __func__,
+			    strerror(errno)));
+		close(a->mntns);
+	}
+	if (unshare(CLONE_NEWNS) == -1)
+		return (sbx_fail(err, len, "%s: unshare mount: %s", __func__,
+		    strerror(errno)));
+	if (init_sync_fds(a->sock, SBX_SYNC_MOUNT, &ws, 1, err, len) == -1)
+		return (-1);
+	rc = mounts_build_child(a->spec, a->root, ws, broker, err, len);
+	close(ws);
+	return (rc);
+}
+
+/*
+ * The limits of every exec but RLIMIT_NOFILE, which pid 1 must not be
+ * held to (it receives an exec's fds before passing them on), and which
+ * each exec child sets for itself.  RLIMIT_NPROC counts pid 1 as the
+ * pids cgroup does, so pid 1 can fork an exec whenever the policy's
+ * pids limit allows one.
+ */
 static int
 init_rlimits(const struct policy_msg *p, char *err, size_t len)
 {
@@ -286,16 +329,21 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
     int *broker, int *nomemfd, char *err, size_t len)
 {
 	const struct sandbox_spec	*spec = a->spec;
-	const int			 keep[2] = { a->sock, a->netns };
+	int				 keep[3], nkeep = 0;
 	char				 host[64];
+
+	keep[nkeep++] = a->sock;
+	if (a->netns != -1)
+		keep[nkeep++] = a->netns;
+	if (a->mntns != -1)
+		keep[nkeep++] = a->mntns;
 
 	/* Die with runnerd, from the first instruction on. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == -1)
 		return (sbx_fail(err, len, "%s: PR_SET_PDEATHSIG: %s",
 		    __func__, strerror(errno)));
 	ident_reset_signals_child();
-	if (ident_keep_fds_child(keep, a->netns != -1 ? 2 : 1, err,
-	    len) == -1)
+	if (ident_keep_fds_child(keep, nkeep, err, len) == -1)
 		return (-1);
 	umask(022);
 	init_rename();
@@ -320,14 +368,7 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if (sethostname(host, strlen(host)) == -1)
 		return (sbx_fail(err, len, "%s: sethostname: %s", __func__,
 		    strerror(errno)));
-	if (init_sync(a->sock, SBX_SYNC_MOUNT, err, len) == -1)
-		return (-1);
-	/* The workspace is mounted: a copy of the host's mounts has it. */
-	if (unshare(CLONE_NEWNS) == -1)
-		return (sbx_fail(err, len, "%s: unshare mount: %s", __func__,
-		    strerror(errno)));
-	if (mounts_build_child(spec, a->root, a->workspace, broker, err,
-	    len) == -1)
+	if (init_mounts(a, broker, err, len) == -1)
 		return (-1);
 	if ((zp->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		return (sbx_fail(err, len, "%s: /dev/null: %s", __func__,

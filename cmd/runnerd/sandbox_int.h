@@ -20,7 +20,7 @@
  * its pid 1: runnerd sends single bytes (SBX_SYNC_*, in this order)
  * when pid 1 may go on, pid 1 answers with one sbx_report.
  */
-#define SBX_SYNC_MOUNT		'm'	/* root dir and workspace are there */
+#define SBX_SYNC_MOUNT		'm'	/* root dir made; + the workspace */
 #define SBX_SYNC_CGROUP		'c'	/* + cgroup.procs fds to enter */
 #define SBX_SYNC_GO		'g'	/* runnerd has read the report */
 
@@ -128,9 +128,9 @@ ssize_t	 sbx_send_fds(int, const void *, size_t, const int *, int, int);
 struct init_args {
 	const struct sandbox_spec	*spec;
 	const char			*root;		/* state_dir/<id>/root */
-	const char			*workspace;	/* host side */
 	int				 sock;		/* to runnerd */
 	int				 netns;		/* made ahead, or -1 */
+	int				 mntns;		/* mounts_template() */
 };
 __attribute__((noreturn))
 void	 init_main_child(const struct init_args *);
@@ -149,9 +149,10 @@ int	 ident_drop_child(uid_t, gid_t, char *, size_t);
  * mounts.c: the minimal root, built by pid 1 before pivot_root; *broker
  * is the listening socket bound at ENV_BROKER_PATH in it.
  */
-int	 mounts_build_child(const struct sandbox_spec *, const char *,
-	    const char *, int *, char *, size_t);
+int	 mounts_build_child(const struct sandbox_spec *, const char *, int,
+	    int *, char *, size_t);
 int	 mounts_state_prepare(const char *, char *, size_t);
+int	 mounts_template(void);
 
 /* cgroup.c */
 int	 cgroup_create(const char *, const struct policy_msg *, char *,

@@ -435,6 +435,34 @@ test_view(struct sandbox *sb)
 	    "its cgroup is the root of its cgroup namespace");
 }
 
+static int
+strcmp_p(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* words and pre + suf, sorted as LC_ALL=C sort does, each + " ". */
+static const char *
+sorted_words(const char *words, const char *pre, const char *suf)
+{
+	static char	 out[1024];
+	char		 buf[1024], extra[512], *w[32], *p;
+	size_t		 n = 0, i;
+
+	strlcpy(buf, words, sizeof(buf));
+	for (p = strtok(buf, " "); p != NULL && n < 31; p = strtok(NULL, " "))
+		w[n++] = p;
+	snprintf(extra, sizeof(extra), "%s%s", pre, suf);
+	w[n++] = extra;
+	qsort(w, n, sizeof(*w), strcmp_p);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		strlcat(out, w[i], sizeof(out));
+		strlcat(out, " ", sizeof(out));
+	}
+	return (out);
+}
+
 static void
 test_writes(struct sandbox *sb)
 {
@@ -454,12 +482,14 @@ test_writes(struct sandbox *sb)
 	    "the workspace persists across execs");
 	is(sh(sb, "grep -v -c nosuid /proc/self/mounts")->out, "0",
 	    "every mount in the sandbox is nosuid");
-	snprintf(cmd, sizeof(cmd), "/dev/null /dev/zero /dev/full /dev/random "
-	    "/dev/urandom /dev/tty /dev/shm /dev/pts /tmp /workspace %s/wdir ",
-	    dir);
-	is(sh(sb, "awk '$4 ~ /^rw/ { printf \"%s \", $2 }' /proc/self/mounts")
-	    ->out, cmd, "only the devices, /dev/shm, /dev/pts, /tmp, "
-	    "/workspace and write binds are mounted read-write");
+	/* In order of mount id, which the kernel may list them by. */
+	snprintf(cmd, sizeof(cmd), "%s", sorted_words("/dev/null /dev/zero "
+	    "/dev/full /dev/random /dev/urandom /dev/tty /dev/shm /dev/pts "
+	    "/tmp /workspace", dir, "/wdir"));
+	is(sh(sb, "awk '$4 ~ /^rw/ { print $2 }' /proc/self/mounts | "
+	    "LC_ALL=C sort | tr '\\n' ' '")->out, cmd, "only the devices, "
+	    "/dev/shm, /dev/pts, /tmp, /workspace and write binds are mounted "
+	    "read-write");
 }
 
 /* probe.py's verdicts, inside against outside (DIR/probe.host). */
