@@ -43,41 +43,83 @@
 
 #define INIT_NAME	"sbx-init"
 #define INIT_SEGS_MAX	8		/* read-only segments of the code's */
-#define INIT_STACK_KEEP	(1024 * 1024)	/* below init_plan's frame */
 
 _Static_assert(2 * (INIT_SEGS_MAX + 3) <= ZYG_RANGES_MAX,
     "too few ranges for pid 1's plan");
 
-/*
- * Inside, pid 1 must not look like a daemon: a comm and a command line
- * of its own instead of runnerd's (readable by every process).
- */
-static void
-init_rename(void)
+/* A field of /proc/self/stat past the comm (field 48: arg_start). */
+static unsigned long
+init_stat_field(int field)
 {
-	unsigned long	 start = 0, end = 0;
+	unsigned long	 v = 0;
 	char		 buf[1024], *p;
 	ssize_t		 n;
 	int		 fd, i;
 
-	prctl(PR_SET_NAME, INIT_NAME, 0, 0, 0);
 	if ((fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)) == -1)
-		return;
+		return (0);
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return;
+		return (0);
 	buf[n] = '\0';
-	/* Past the comm, the 46th blank starts arg_start (field 48). */
+	/* The comm is field 2: the nth blank past it starts field n + 2. */
 	if ((p = strrchr(buf, ')')) == NULL)
-		return;
-	for (i = 0; i < 46 && p != NULL; i++)
+		return (0);
+	for (i = 0; i < field - 2 && p != NULL; i++)
 		p = strchr(p + 1, ' ');
-	if (p == NULL || sscanf(p, " %lu %lu", &start, &end) != 2 ||
-	    end <= start)
-		return;
+	if (p == NULL || sscanf(p, " %lu", &v) != 1)
+		return (0);
+	return (v);
+}
+
+/*
+ * The kernel's idea of where the command line is, start to end, with
+ * an empty environment after it.  PR_SET_MM_MAP needs no capability
+ * (the fields of the map other than these are as they were).
+ */
+static int
+init_set_args(unsigned long start, unsigned long end)
+{
+	struct prctl_mm_map	 mm;
+
+	memset(&mm, 0, sizeof(mm));
+	mm.start_code = init_stat_field(26);
+	mm.end_code = init_stat_field(27);
+	mm.start_stack = init_stat_field(28);
+	mm.start_data = init_stat_field(45);
+	mm.end_data = init_stat_field(46);
+	mm.start_brk = init_stat_field(47);
+	mm.brk = syscall(SYS_brk, 0);
+	mm.arg_start = start;
+	mm.arg_end = mm.env_start = mm.env_end = end;
+	mm.exe_fd = -1;
+	return (prctl(PR_SET_MM, PR_SET_MM_MAP, &mm, sizeof(mm), 0));
+}
+
+/*
+ * Inside, pid 1 must not look like a daemon: a comm and a command line
+ * of its own instead of runnerd's (readable by every process).  The
+ * command line moves to args, at the top of the zygote's own stack,
+ * so that runnerd's stack can go (init_plan); where the kernel will not
+ * move it, it is overwritten in place.  Returns where it is.
+ */
+static unsigned long
+init_rename(char *args)
+{
+	unsigned long	 start, end;
+
+	prctl(PR_SET_NAME, INIT_NAME, 0, 0, 0);
+	strlcpy(args, INIT_NAME, ZYG_ARGS_SIZE);
+	if (init_set_args((unsigned long)args,
+	    (unsigned long)args + sizeof(INIT_NAME)) == 0)
+		return ((unsigned long)args);
+	if ((start = init_stat_field(48)) == 0 ||
+	    (end = init_stat_field(49)) <= start)
+		return (0);
 	memset((void *)start, 0, end - start);
 	strlcpy((char *)start, INIT_NAME, end - start);
+	return (start);
 }
 
 /* One report, written whole; pid 1 has nobody else to tell. */
@@ -240,41 +282,85 @@ init_code_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return (mine);
 }
 
+/* The end of the mapping that holds addr, from /proc/self/maps; or 0. */
+static unsigned long
+init_mapping_end(unsigned long addr)
+{
+	unsigned long	 lo, hi, end = 0;
+	char		 line[512];
+	FILE		*f;
+
+	if ((f = fopen("/proc/self/maps", "re")) == NULL)
+		return (0);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= addr &&
+		    addr < hi) {
+			end = hi;
+			break;
+		}
+	fclose(f);
+	return (end);
+}
+
 /*
- * What pid 1 keeps: the zygote's code and constants, mem, the stack
- * from INIT_STACK_KEEP below here up (the arguments /proc shows are at
- * its top), and, zeroed, where the kernel writes behind pid 1's back:
- * the thread's rseq area, registered by libc at its start, inherited
- * by the fork.  Everything else goes, each gap between two kept ranges
- * one munmap(2) however many mappings it holds.
+ * The thread's rseq area, registered by libc at its start and
+ * inherited by the fork, is where the kernel writes behind pid 1's
+ * back: unregistered, it can go; else it stays, zeroed.  0 if it goes.
+ */
+static int
+init_rseq_keep(struct zyg_range *keep)
+{
+#ifdef INIT_HAVE_RSEQ
+	const unsigned long	 page = getpagesize();
+	unsigned long		 lo, hi, size;
+
+	if (__rseq_size == 0)
+		return (0);
+	size = __rseq_size > 32 ? __rseq_size : 32;
+	lo = (unsigned long)__builtin_thread_pointer() + __rseq_offset;
+	if (syscall(SYS_rseq, lo, size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) == 0)
+		return (0);
+	hi = lo + size;
+	keep->lo = lo & ~(page - 1);
+	keep->hi = (hi + page - 1) & ~(page - 1);
+	keep->zero = 1;
+	return (1);
+#else
+	return (0);
+#endif
+}
+
+/*
+ * What pid 1 keeps: the zygote's code and constants, its stack and
+ * mem (one mapping, lo to hi), what lies above runnerd's stack, and
+ * where the command line is (args) if the kernel would not move it.
+ * Everything else goes, runnerd's stack among it, each gap between two
+ * kept ranges one munmap(2) however many mappings it holds.
  */
 static size_t
-init_plan(const char *mem, struct zyg_range *r, size_t max)
+init_plan(unsigned long lo, unsigned long hi, unsigned long args,
+    struct zyg_range *r, size_t max)
 {
 	struct zyg_range	 keep[INIT_SEGS_MAX + 3], t;
 	const unsigned long	 page = getpagesize();
-	unsigned long		 lo, hi, at = 0;
+	unsigned long		 at = 0, top;
 	size_t			 i, j, n = 0, nr = 0;
 
 	memset(keep, 0, sizeof(keep));
 	if (dl_iterate_phdr(init_code_cb, keep) == 0)
 		return (0);		/* keep everything rather than guess */
+	top = init_mapping_end((unsigned long)__builtin_frame_address(0));
+	if (top == 0)
+		return (0);
 	while (n < INIT_SEGS_MAX && keep[n].hi != 0)
 		n++;
-	keep[n].lo = (unsigned long)mem;
-	keep[n++].hi = (unsigned long)mem + ZYG_MEM_SIZE;
-	keep[n].lo = ((unsigned long)__builtin_frame_address(0) &
-	    ~(page - 1)) - INIT_STACK_KEEP;
+	keep[n].lo = lo;
+	keep[n++].hi = hi;
+	/* The old stack if the command line is on it, else what is above. */
+	keep[n].lo = args != 0 && args < top && (args < lo || args >= hi) ?
+	    args & ~(page - 1) : top;
 	keep[n++].hi = ~0UL;
-#ifdef INIT_HAVE_RSEQ
-	if (__rseq_size > 0) {
-		lo = (unsigned long)__builtin_thread_pointer() + __rseq_offset;
-		hi = lo + (__rseq_size > 32 ? __rseq_size : 32);
-		keep[n].lo = lo & ~(page - 1);
-		keep[n].hi = (hi + page - 1) & ~(page - 1);
-		keep[n++].zero = 1;
-	}
-#endif
+	n += init_rseq_keep(&keep[n]);
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0 && keep[j - 1].lo > keep[j].lo; j--) {
 			t = keep[j];
@@ -301,26 +387,40 @@ init_plan(const char *mem, struct zyg_range *r, size_t max)
 /*
  * pid 1 is a fork of runnerd.  Left alone it would keep, copy-on-write,
  * the old version of every page runnerd dirties after the fork: with
- * thousands of sandboxes, thousands of snapshots of runnerd's heap; and
- * each exec's fork would copy runnerd's hundred mappings, which its
- * exec would then tear down again.  Once it serves, pid 1 needs nothing
- * but what init_plan keeps, sandbox_zygote.c making raw system calls
- * only: the zygote first unmaps everything else, libc, ld.so, the heap
- * and the sanitizers' state among it.  The plan is made here, while
- * libc works.
+ * thousands of sandboxes, thousands of snapshots of runnerd's heap and
+ * stack; and each exec's fork would copy runnerd's hundred mappings,
+ * which its exec would then tear down again.  Once it serves, pid 1
+ * needs nothing but what init_plan keeps, sandbox_zygote.c making raw
+ * system calls only, on a stack of its own: the zygote first unmaps
+ * everything else, libc, ld.so, the heap, runnerd's stack and the
+ * sanitizers' state among it.  The plan is made here, while libc
+ * works.  One mapping holds, from the bottom, a guard page, the
+ * zygote's stack with the command line at its top, and mem.
  */
 static char *
 init_plan_unmap(struct zyg_params *zp, char *err, size_t len)
 {
-	char	*mem;
+	const size_t	 page = getpagesize();
+	const size_t	 stack = (ZYG_STACK_SIZE + page - 1) & ~(page - 1);
+	unsigned long	 args;
+	char		*base, *mem;
 
-	mem = mmap(NULL, ZYG_MEM_SIZE, PROT_READ | PROT_WRITE,
+	base = mmap(NULL, page + stack + ZYG_MEM_SIZE, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED) {
+	if (base == MAP_FAILED) {
 		sbx_fail(err, len, "%s: mmap: %s", __func__, strerror(errno));
 		return (NULL);
 	}
-	zp->nunmap = init_plan(mem, zp->unmap, ZYG_RANGES_MAX);
+	if (mprotect(base, page, PROT_NONE) == -1) {
+		sbx_fail(err, len, "%s: mprotect: %s", __func__,
+		    strerror(errno));
+		return (NULL);
+	}
+	mem = base + page + stack;
+	args = init_rename(mem - ZYG_ARGS_SIZE);
+	zp->nunmap = init_plan((unsigned long)base,
+	    (unsigned long)mem + ZYG_MEM_SIZE, args, zp->unmap,
+	    ZYG_RANGES_MAX);
 	return (mem);
 }
 
@@ -346,7 +446,6 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if (ident_keep_fds_child(keep, nkeep, err, len) == -1)
 		return (-1);
 	umask(022);
-	init_rename();
 	if ((*mem = init_plan_unmap(zp, err, len)) == NULL)
 		return (-1);
 	if (a->netns != -1) {
@@ -457,5 +556,5 @@ init_main_child(const struct init_args *a)
 	 */
 	if (init_sync(a->sock, SBX_SYNC_GO, err, sizeof(err)) == -1)
 		_exit(1);
-	zygote_main_child(&zp, mem);
+	zygote_start_child(&zp, mem);
 }

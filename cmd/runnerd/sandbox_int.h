@@ -96,8 +96,14 @@ struct zyg_exit {
 	uint32_t		 pad;
 };
 
-/* What pid 1 hands its zygote, with mem: ZYG_MEM_SIZE bytes of scratch. */
+/*
+ * What pid 1 hands its zygote, with mem: ZYG_MEM_SIZE bytes of scratch,
+ * right above its stack, whose top ZYG_ARGS_SIZE bytes are the command
+ * line /proc shows.
+ */
 #define ZYG_MEM_SIZE		(256 * 1024)
+#define ZYG_STACK_SIZE		(16 * 1024)
+#define ZYG_ARGS_SIZE		16
 #define ZYG_RANGES_MAX		24
 
 struct zyg_range {
@@ -135,7 +141,12 @@ struct init_args {
 __attribute__((noreturn))
 void	 init_main_child(const struct init_args *);
 
-/* sandbox_zygote.c: pid 1 once it is built; never returns. */
+/*
+ * sandbox_zygote.c: pid 1 once it is built, on the stack below mem;
+ * never returns.
+ */
+__attribute__((noreturn))
+void	 zygote_start_child(const struct zyg_params *, char *);
 __attribute__((noreturn))
 void	 zygote_main_child(const struct zyg_params *, char *);
 

@@ -519,6 +519,36 @@ zy_flush(struct zy *z)
 		z->nused--;
 }
 
+/*
+ * Onto the zygote's own stack, just below mem (sandbox_init.c), 16-byte
+ * aligned under the command line at its top: runnerd's can then go.
+ */
+__attribute__((noreturn))
+ZYG void
+zygote_start_child(const struct zyg_params *params, char *mem)
+{
+	char	*top = mem - ZYG_ARGS_SIZE;
+
+	_Static_assert(ZYG_ARGS_SIZE % 16 == 0, "zygote stack misaligned");
+#if defined(__x86_64__)
+	__asm__ volatile ("mov %0, %%rsp\n\t"
+	    "xor %%ebp, %%ebp\n\t"
+	    "call *%3\n\t"
+	    "ud2" : : "r"(top), "D"(params), "S"(mem),
+	    "r"(zygote_main_child) : "memory");
+#elif defined(__aarch64__)
+	register const struct zyg_params *x0 __asm__("x0") = params;
+	register char	*x1 __asm__("x1") = mem;
+
+	__asm__ volatile ("mov sp, %0\n\t"
+	    "mov x29, xzr\n\t"
+	    "blr %3\n\t"
+	    "brk #0" : : "r"(top), "r"(x0), "r"(x1),
+	    "r"(zygote_main_child) : "memory");
+#endif
+	__builtin_unreachable();
+}
+
 /* First of all, everything but the stack, mem and this code goes. */
 ZYG void
 zygote_main_child(const struct zyg_params *params, char *mem)
