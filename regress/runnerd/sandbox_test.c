@@ -445,7 +445,7 @@ strcmp_p(const void *a, const void *b)
 static const char *
 sorted_words(const char *words, const char *pre, const char *suf)
 {
-	static char	 out[1024];
+	static char	 out[512];
 	char		 buf[1024], extra[512], *w[32], *p;
 	size_t		 n = 0, i;
 
