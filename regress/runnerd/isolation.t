@@ -3,7 +3,7 @@
 # own workspace.  Each denial stands next to an allowed twin.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 17
+plan 19
 
 setup_users
 echo "host secret" > "$T/hostfile"
@@ -40,6 +40,15 @@ is "$(in_sbx "$a" 'cat /workspace/f')" hi "the workspace persists across execs"
 is "$(in_sbx "$b" 'cat /workspace/f 2>/dev/null || echo absent')" absent \
     "another sandbox's workspace does not have it"
 is "$(in_sbx "$a" 'hostname')" "sbx-$(echo "$a" | cut -c1-8)" "the hostname is the sandbox's"
-ctl destroy "$a" >/dev/null
-ctl destroy "$b" >/dev/null
+# pid 1 copies a template namespace that holds no workspace, and gets
+# its own as a detached mount: no other sandbox's workspace is ever in
+# its namespace, however many are alive.
+na=$(in_sbx "$a" 'wc -l < /proc/self/mountinfo')
+more=$(for i in 1 2 3 4; do sbx_create; done)
+e=$(echo "$more" | tail -n 1)
+is "$(in_sbx "$e" 'wc -l < /proc/self/mountinfo')" "$na" \
+    "a sandbox made with five others alive has as many mounts as the first ($na)"
+is "$(in_sbx "$e" "awk '\$5 ~ /^\/workspace/' /proc/self/mountinfo | wc -l")" 1 \
+    "one mount at or below /workspace: its own"
+for i in $a $b $more; do ctl destroy "$i" >/dev/null; done
 done_testing
