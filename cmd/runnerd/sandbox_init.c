@@ -47,30 +47,33 @@
 _Static_assert(2 * (INIT_SEGS_MAX + 3) <= ZYG_RANGES_MAX,
     "too few ranges for pid 1's plan");
 
-/* A field of /proc/self/stat past the comm (field 48: arg_start). */
-static unsigned long
-init_stat_field(int field)
-{
-	unsigned long	 v = 0;
-	char		 buf[1024], *p;
-	ssize_t		 n;
-	int		 fd, i;
+#define INIT_STAT_FIELDS	52	/* of /proc/self/stat, up to env_end */
 
+/*
+ * The numeric fields of /proc/self/stat, read once: f[n] is field n
+ * (26 start_code ... 48 arg_start, 49 arg_end); 0 where unknown.
+ */
+static void
+init_stat(unsigned long f[INIT_STAT_FIELDS + 1])
+{
+	char	 buf[1024], *p, *end;
+	ssize_t	 n;
+	int	 fd, i;
+
+	memset(f, 0, (INIT_STAT_FIELDS + 1) * sizeof(*f));
 	if ((fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)) == -1)
-		return (0);
+		return;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return (0);
+		return;
 	buf[n] = '\0';
-	/* The comm is field 2: the nth blank past it starts field n + 2. */
-	if ((p = strrchr(buf, ')')) == NULL)
-		return (0);
-	for (i = 0; i < field - 2 && p != NULL; i++)
-		p = strchr(p + 1, ' ');
-	if (p == NULL || sscanf(p, " %lu", &v) != 1)
-		return (0);
-	return (v);
+	/* The comm (field 2) may hold anything but ends at the last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || (p = strchr(p, ' ')) == NULL ||
+	    (p = strchr(p + 1, ' ')) == NULL)
+		return;
+	for (i = 4; i <= INIT_STAT_FIELDS && *p == ' '; i++, p = end)
+		f[i] = strtoul(p + 1, &end, 10);
 }
 
 /*
@@ -79,17 +82,17 @@ init_stat_field(int field)
  * (the fields of the map other than these are as they were).
  */
 static int
-init_set_args(unsigned long start, unsigned long end)
+init_set_args(const unsigned long *f, unsigned long start, unsigned long end)
 {
 	struct prctl_mm_map	 mm;
 
 	memset(&mm, 0, sizeof(mm));
-	mm.start_code = init_stat_field(26);
-	mm.end_code = init_stat_field(27);
-	mm.start_stack = init_stat_field(28);
-	mm.start_data = init_stat_field(45);
-	mm.end_data = init_stat_field(46);
-	mm.start_brk = init_stat_field(47);
+	mm.start_code = f[26];
+	mm.end_code = f[27];
+	mm.start_stack = f[28];
+	mm.start_data = f[45];
+	mm.end_data = f[46];
+	mm.start_brk = f[47];
 	mm.brk = syscall(SYS_brk, 0);
 	mm.arg_start = start;
 	mm.arg_end = mm.env_start = mm.env_end = end;
@@ -107,15 +110,15 @@ init_set_args(unsigned long start, unsigned long end)
 static unsigned long
 init_rename(char *args)
 {
-	unsigned long	 start, end;
+	unsigned long	 f[INIT_STAT_FIELDS + 1], start, end;
 
 	prctl(PR_SET_NAME, INIT_NAME, 0, 0, 0);
 	strlcpy(args, INIT_NAME, ZYG_ARGS_SIZE);
-	if (init_set_args((unsigned long)args,
+	init_stat(f);
+	if (f[26] != 0 && init_set_args(f, (unsigned long)args,
 	    (unsigned long)args + sizeof(INIT_NAME)) == 0)
 		return ((unsigned long)args);
-	if ((start = init_stat_field(48)) == 0 ||
-	    (end = init_stat_field(49)) <= start)
+	if ((start = f[48]) == 0 || (end = f[49]) <= start)
 		return (0);
 	memset((void *)start, 0, end - start);
 	strlcpy((char *)start, INIT_NAME, end - start);
