@@ -147,6 +147,8 @@ print_global(struct sandboxd_conf *conf)
 	print_kv("", "state-dir", g->state_dir);
 	printf("uid-range %u %u\n", g->uid_base, g->uid_count);
 	printf("prebuild %u\n", g->prebuild);
+	printf("exec retention %us\n", g->exec_retention);
+	printf("exec history %u\n", g->exec_history);
 	printf("env {\n");
 	TAILQ_FOREACH(r, &conf->env_rules, entry)
 		if (r->m.type == ENV_RULE_SYSTEM) {
