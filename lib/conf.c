@@ -29,9 +29,7 @@
 #define PREBUILD_MAX		8
 #define CONTROL_CLIENTS_DEFAULT	4096
 #define CONTROL_CLIENTS_MAX	65536
-#define EXEC_RETENTION_DEFAULT	600
 #define EXEC_RETENTION_MAX	86400
-#define EXEC_HISTORY_DEFAULT	32
 #define EXEC_HISTORY_MAX	1024
 
 /* The system allowlist when the global env block has no pass. */
@@ -111,8 +109,8 @@ conf_new(void)
 	g->env_budget = 32768;
 	g->prebuild = 1;
 	g->control_clients = CONTROL_CLIENTS_DEFAULT;
-	g->exec_retention = EXEC_RETENTION_DEFAULT;
-	g->exec_history = EXEC_HISTORY_DEFAULT;
+	g->exec_retention = CONF_EXEC_RETENTION_DEFAULT;
+	g->exec_history = CONF_EXEC_HISTORY_DEFAULT;
 	return (c);
 }
 

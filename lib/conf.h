@@ -36,6 +36,8 @@
 #define CONF_DEFAULT_FILE	"/etc/sandboxd.conf"
 #define CONF_DEFAULT_SOCKET	"/run/sandboxd.sock"
 #define CONF_DEFAULT_POLICY	"default"
+#define CONF_EXEC_RETENTION_DEFAULT	600	/* seconds */
+#define CONF_EXEC_HISTORY_DEFAULT	32
 #define CONF_PIN_CEILING_MAX	86400	/* a day, in seconds */
 
 /* An address with a prefix length; a host address has len 32 or 128. */
