@@ -58,6 +58,9 @@ struct execrec {
 	char			 command[CTL_MSG_SIZE];
 };
 
+/* Clients attached or waiting, over all execs: most often none. */
+static uint32_t	 execrec_npeers;
+
 static void
 execrec_command(struct execrec *r, const struct sbx_exec_req *req)
 {
@@ -178,6 +181,7 @@ execrec_free(struct execrec *r)
 	while ((p = TAILQ_FIRST(&r->peers)) != NULL) {
 		TAILQ_REMOVE(&r->peers, p, entry);
 		free(p);
+		execrec_npeers--;
 	}
 	if (r->state == SBX_EXEC_DONE) {
 		evtimer_del(&r->ev_expire);
@@ -231,6 +235,7 @@ execrec_finished(struct rexec *e, struct sbx_exec_result *res)
 		    sizeof(*res));
 		TAILQ_REMOVE(&r->peers, p, entry);
 		free(p);
+		execrec_npeers--;
 	}
 	r->npeers = 0;
 	r->rs->nrecs_done++;
@@ -273,6 +278,9 @@ execrec_client_gone(uint32_t peerid)
 	struct execrec	*r;
 	struct execpeer	*p, *next;
 
+	/* Every client's end comes here: the common case costs nothing. */
+	if (execrec_npeers == 0)
+		return;
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
 		TAILQ_FOREACH(r, &rs->recs, entry)
 			TAILQ_FOREACH_SAFE(p, &r->peers, entry, next)
@@ -280,6 +288,7 @@ execrec_client_gone(uint32_t peerid)
 					TAILQ_REMOVE(&r->peers, p, entry);
 					free(p);
 					r->npeers--;
+					execrec_npeers--;
 				}
 }
 
@@ -378,6 +387,7 @@ execrec_attach(struct execrec *r, const struct sbx_exec_op *op,
 	p->follow = follow;
 	TAILQ_INSERT_TAIL(&r->peers, p, entry);
 	r->npeers++;
+	execrec_npeers++;
 }
 
 static void

@@ -471,8 +471,9 @@ static const struct ctl_fwd ctl_fwds[] = {
 	    CTL_RIGHTS_ALL, 1, 1 },
 	{ IMSG_CTL_EXEC_OP, IMSG_RUN_EXEC_OP, sizeof(struct sbx_exec_op),
 	    CTL_RIGHTS_ALL, 0, 0 },
+	/* Root's: an exec's command line may hold what others may not see. */
 	{ IMSG_CTL_EXEC_PS, IMSG_RUN_EXEC_PS, sizeof(struct sbx_exec_op),
-	    CTL_RIGHTS_READ, 0, 0 },
+	    CTL_RIGHTS_ALL, 0, 0 },
 };
 
 static const struct ctl_fwd *
@@ -508,7 +509,7 @@ control_fwd_check(uint32_t type, void *p)
 		return (sbx_check_stdio(p, err, sizeof(err)));
 	case IMSG_CTL_EXEC_OP:
 	case IMSG_CTL_EXEC_PS:
-		/* ps ID, read-only, is the one list; the rest are root's. */
+		/* ps ID is the one list, the others name an exec. */
 		if (sbx_check_exec_op(p, err, sizeof(err)) == -1 ||
 		    (type == IMSG_CTL_EXEC_PS) !=
 		    (((struct sbx_exec_op *)p)->op == SBX_EXEC_OP_LIST))
