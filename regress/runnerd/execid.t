@@ -8,10 +8,14 @@
 # ids get a clear error and exit 125.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 54
+plan 58
 
 setup_users
+getent group sbxctl-test >/dev/null || groupadd --system sbxctl-test
+GID=$(getent group sbxctl-test | cut -d: -f3)
+member() { setpriv --reuid=65534 --regid=65534 --groups="$GID" "$@"; }
 write_sandbox_conf "uid-range $((320000 + ($$ % 500) * 1000)) 1000
+control group \"sbxctl-test\"
 exec retention 3s
 exec history 4"
 check "suite starts" suite_start
@@ -151,6 +155,15 @@ ctl destroy "$h" >/dev/null
 out=$(ctl wait "$d" 2>&1); rc=$?
 check "destroy forgets the sandbox's execs ($out)" contains "$out" "no such sandbox"
 is "$rc" 125 "... exit 125"
+
+# A member of the control group may list sandboxes, not an exec's command.
+member "$SANDBOXCTL" -s "$SOCK" ps >/dev/null 2>&1; rc=$?
+is "$rc" 0 "a control group member may run ps"
+out=$(member "$SANDBOXCTL" -s "$SOCK" ps "$s" 2>&1); rc=$?
+check "... but not ps ID, which shows command lines ($out)" contains "$out" "permission denied"
+is "$rc" 125 "... exit 125"
+out=$(member "$SANDBOXCTL" -s "$SOCK" wait "$s.1" 2>&1)
+check "... nor wait, attach or kill an exec ($out)" contains "$out" "permission denied"
 
 # Bad exec ids: a clear error and exit 125.
 badid() {	# description pattern command...
