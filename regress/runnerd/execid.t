@@ -27,6 +27,14 @@ waitfor='while [ ! -e /workspace/$0 ]; do sleep 0.05; done'
 state() {	# exec: its STATE column in ps ID
 	ctl ps "$s" | awk -v x="$1" '$1 == x { print $2 }'
 }
+armed() {	# exec: it has written something (its traps are set)
+	[ "$(ctl -j ps "$s" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("exec_id") == sys.argv[1]:
+        print(r["bytes_stdout"])' "$1")" -gt 0 ]
+}
 
 t0=$(date +%s%N)
 x=$(ctl exec -d "$s" -- sh -c "echo first; echo err >&2; $waitfor; echo last; exit 7" gox)
@@ -74,8 +82,8 @@ is "$rc" 3 "... and exits with its status when it ends"
 # kill of one exec: its process group alone; the sibling runs on.
 sib=$(ctl exec -d "$s" -- sh -c "echo ready; $waitfor; echo done; exit 4" gosib)
 vic=$(ctl exec -d "$s" -- sh -c 'sleep 1000 & sleep 1000')
-stub=$(ctl exec -d "$s" -- sh -c 'trap "" TERM; sleep 1000 & while :; do sleep 0.1; done')
-check "the victims run" wait_for 5 sh -c "$SANDBOXCTL -s $SOCK ps $s | grep -q \"^$stub .*running\""
+stub=$(ctl exec -d "$s" -- sh -c 'trap "" TERM; echo armed; sleep 1000 & while :; do sleep 0.1; done')
+check "the victims run, the stubborn one ignoring SIGTERM" wait_for 5 armed "$stub"
 ctl kill "$vic"; rc=$?
 is "$rc" 0 "kill EXEC exits 0"
 ctl wait "$vic"; rc=$?
@@ -106,12 +114,13 @@ is "$(cat "$T/k2.out")" "ready
 done" "... with all of its output"
 
 # kill -s: any signal, to its process group.
-u=$(ctl exec -d "$s" -- sh -c 'trap "echo got usr1; exit 5" USR1; while :; do sleep 0.05; done')
-sleep 0.3
+u=$(ctl exec -d "$s" -- sh -c 'trap "echo got usr1; exit 5" USR1; echo armed; while :; do sleep 0.05; done')
+wait_for 5 armed "$u"
 ctl kill -s USR1 "$u"
 ctl wait "$u"; rc=$?
 is "$rc" 5 "kill -s USR1 reaches the exec, which handles it"
-is "$(ctl attach "$u" 2>/dev/null)" "got usr1" "... as its output says"
+is "$(ctl attach "$u" 2>/dev/null)" "armed
+got usr1" "... as its output says"
 out=$(ctl kill "$u" 2>&1); rc=$?
 check "kill of an exec that has ended says so ($out)" contains "$out" "has ended already"
 is "$rc" 125 "... exit 125"
