@@ -8,7 +8,7 @@
 # ids get a clear error and exit 125.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 58
+plan 61
 
 setup_users
 getent group sbxctl-test >/dev/null || groupadd --system sbxctl-test
@@ -164,6 +164,20 @@ ctl destroy "$h" >/dev/null
 out=$(ctl wait "$d" 2>&1); rc=$?
 check "destroy forgets the sandbox's execs ($out)" contains "$out" "no such sandbox"
 is "$rc" 125 "... exit 125"
+
+# At most 16 clients attached to or waiting for one exec.
+l=$(ctl exec -d "$s" -- sleep 1000)
+pids=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+	"$SANDBOXCTL" -s "$SOCK" wait "$l" & pids="$pids $!"
+done
+check "16 clients wait for one exec" wait_for 5 sh -c "$SANDBOXCTL -s $SOCK -j ps $s | grep -q '\"attached\": *16'"
+out=$(ctl attach "$l" 2>&1); rc=$?
+check "a 17th is refused, saying why ($out)" contains "$out" "16 clients attached or waiting already"
+ctl kill -s KILL "$l"
+n=0
+for p in $pids; do wait "$p"; [ $? = 137 ] && n=$((n + 1)); done
+is "$n:$rc" "16:125" "... with 125; the 16 hear the exec's end, SIGKILL (137)"
 
 # A member of the control group may list sandboxes, not an exec's command.
 member "$SANDBOXCTL" -s "$SOCK" ps >/dev/null 2>&1; rc=$?
