@@ -647,8 +647,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		return;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_KILL:
-		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+		/* The whole sandbox, detached execs' stragglers too. */
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+			if (e->abort == ABORT_NONE)
+				e->group_only = 0;
 			exec_abort(e, SBX_REASON_KILLED);
+		}
 		runnerd_result(peerid, req.corr, 0, "killed");
 		break;
 	case IMSG_RUN_DESTROY:

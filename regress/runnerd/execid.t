@@ -8,7 +8,7 @@
 # ids get a clear error and exit 125.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 61
+plan 65
 
 setup_users
 getent group sbxctl-test >/dev/null || groupadd --system sbxctl-test
@@ -124,6 +124,20 @@ got usr1" "... as its output says"
 out=$(ctl kill "$u" 2>&1); rc=$?
 check "kill of an exec that has ended says so ($out)" contains "$out" "has ended already"
 is "$rc" 125 "... exit 125"
+
+# kill EXEC reaches its process group; kill ID the whole sandbox.
+e1=$(ctl exec -d "$s" -- sh -c 'setsid sleep 1001 & echo armed; sleep 1000')
+wait_for 5 armed "$e1"
+ctl kill "$e1"; ctl wait "$e1"; rc=$?
+is "$rc" 143 "kill EXEC ends the exec"
+is "$(in_sbx "$s" 'pgrep -c -f "sleep 100[1]"')" 1 \
+    "... but not a process that left its group with setsid, as documented"
+e2=$(ctl exec -d "$s" -- sh -c 'echo armed; sleep 1000')
+wait_for 5 armed "$e2"
+is "$(ctl kill "$s")" killed "kill ID with a detached exec running"
+ctl wait "$e2"; rc=$?
+is "$rc:$(in_sbx "$s" 'pgrep -c sleep')" "143:0" \
+    "... ends it and every other process of the sandbox, that one too"
 
 # The kept output is capped per stream, with the truncated flag.
 cap=$(ctl -j show "$s" | jfield stdout_cap sandbox)
