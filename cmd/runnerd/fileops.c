@@ -378,9 +378,9 @@ fop_put_tree(struct fop *f)
 	    -1)
 		fop_open_error(f, errno);
 	else if (fstree_recv(&t, rootfd) == -1)
-		fop_fail(f, t.error, "%s%s", t.msg, t.error == ENOSPC ||
-		    t.error == EDQUOT ? " (workspace quota; nothing kept)" :
-		    "; nothing kept");
+		fop_fail(f, t.error, "%s; nothing was kept (%s)",
+		    t.error == ENOSPC || t.error == EDQUOT ?
+		    "workspace quota exceeded" : "put -r failed", t.msg);
 	else if (renameat2(pfd, tmp, pfd, f->base, RENAME_NOREPLACE) == -1)
 		fop_open_error(f, errno);
 	if (rootfd != -1)
