@@ -6,7 +6,7 @@
 # an allowed twin that works.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 44
+plan 50
 
 setup_users
 write_sandbox_conf 'policy "small" {
@@ -116,6 +116,26 @@ check "rm of the link itself works and leaves its target" sh -c "
 check "nothing was made or removed on the host" sh -c "
     [ ! -e /etc/sbxput ] && [ ! -e /tmp/sbxmk ] && [ ! -e /etc/sbxmk ] &&
     [ ! -e '$T/x1' ] && grep -q '^root:' /etc/passwd"
+
+# A put -r stream sandboxctl never sends, from a raw client: a link to
+# /tmp (or to ../../..) and then a file through it; a ".." entry.
+evil() { python3 "$ROOT/regress/workspace/evilput.py" "$SOCK" "$s" "$@"; }
+out=$(evil e1 linkthrough "$T")
+check "a put -r stream writing through its own link to /tmp is refused ($out)" \
+    contains "$out" "symbolic link"
+out=$(evil e2 linkthrough ../../../../..)
+check "a put -r stream writing through its own ../ link is refused ($out)" \
+    contains "$out" "symbolic link"
+out=$(evil e3 dotdot)
+check "a put -r stream with a .. entry is refused ($out)" \
+    contains "$out" "bad entry"
+out=$(evil e4 plain)
+check "the same raw client with a plain tree succeeds ($out)" \
+    contains "$out" "^0 put -r e4: 2 entries"
+is "$(in_sbx "$s" 'cat e4/d/ok; ls -A /workspace | grep -c "^e[1-3]\|sandboxd-put"')" \
+    "hi
+0" "the refused streams left nothing in the workspace"
+check "and nothing outside it" sh -c "[ ! -e '$T/pwned' ] && [ ! -e /pwned ]"
 
 # --- ".." and absolute paths
 refused "ls with .. is refused" "must not contain '..'" ls "$s" out/../..
