@@ -213,7 +213,8 @@ fop_names(struct fop *f, int dfd, size_t *np)
 	closedir(d);
 	if (f->res->error == 0 && de != NULL)
 		fop_fail(f, ENOMEM, "out of memory");
-	qsort(v, n, sizeof(*v), fop_name_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), fop_name_cmp);
 	*np = n;
 	return (v);
 }
