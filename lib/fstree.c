@@ -57,6 +57,9 @@ fstree_fail_errno(struct fstree *t, int e, const char *what, const char *p)
 	if (e == ENOSPC || e == EDQUOT)
 		return (fstree_fail(t, e, "%.120s: %s: quota exceeded (no "
 		    "space left)", p[0] != '\0' ? p : ".", what));
+	if (e == EAGAIN || e == EWOULDBLOCK)
+		return (fstree_fail(t, e, "%.120s: %s: the other side stalled "
+		    "(timed out)", p[0] != '\0' ? p : ".", what));
 	if (e == ELOOP || e == EXDEV)
 		return (fstree_fail(t, e, "%.120s: %s: a symbolic link is in "
 		    "the way", p[0] != '\0' ? p : ".", what));

@@ -8,7 +8,9 @@
  * WORKSPACE_FD_CALLER; the result goes back to runnerd.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include "workspace.h"
 
 #define FOP_QUOTE_SIZE	120
+#define FOP_IDLE_SEC	120	/* a tree stream that stalls this long fails */
 
 struct fop {
 	const struct sbx_fileop_req	*req;
@@ -121,6 +124,22 @@ fop_parent(struct fop *f)
 	    O_DIRECTORY, 0, 0)) == -1)
 		fop_open_error(f, errno);
 	return (fd);
+}
+
+/*
+ * A client that stops reading or writing a tree must not keep a worker
+ * for ever: the stream fails once idle for FOP_IDLE_SEC.  Not a socket
+ * (a raw client may pass anything): no timeout, nothing else changes.
+ */
+static void
+fop_stream_timeout(void)
+{
+	struct timeval	 tv = { FOP_IDLE_SEC, 0 };
+
+	(void)setsockopt(WORKSPACE_FD_CALLER, SOL_SOCKET, SO_RCVTIMEO, &tv,
+	    sizeof(tv));
+	(void)setsockopt(WORKSPACE_FD_CALLER, SOL_SOCKET, SO_SNDTIMEO, &tv,
+	    sizeof(tv));
 }
 
 static int
@@ -375,6 +394,7 @@ fop_put_tree(struct fop *f)
 	}
 	memset(&t, 0, sizeof(t));
 	t.sock = WORKSPACE_FD_CALLER;
+	fop_stream_timeout();
 	if ((rootfd = fstree_openat(pfd, tmp, O_PATH | O_DIRECTORY, 0, 1)) ==
 	    -1)
 		fop_open_error(f, errno);
@@ -412,6 +432,7 @@ fop_get_tree(struct fop *f)
 	}
 	memset(&t, 0, sizeof(t));
 	t.sock = WORKSPACE_FD_CALLER;
+	fop_stream_timeout();
 	if (fstree_send(&t, fd) == -1)
 		fop_fail(f, t.error, "%s", t.msg);
 	else {
