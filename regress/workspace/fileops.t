@@ -6,7 +6,7 @@
 # an allowed twin that works.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 50
+plan 51
 
 setup_users
 write_sandbox_conf 'policy "small" {
@@ -51,6 +51,9 @@ assert e[\"type\"] == \"link\" and e[\"target\"] == \"f\" and e[\"size\"] == 1, 
 is "$(ctl stat "$s" a/b/f | sed -n 2p | awk '{print $2}')" \
     "$(in_sbx "$s" 'id -u')" "stat shows the owner: the sandbox's uid"
 refused "stat of a missing path says so" "no such file" stat "$s" a/nope
+is "$(ctl ls "$s" a/b/f | awk '{print $1, $2, $5}')" "-rw-r--r-- 6 a/b/f" \
+    "ls of a file lists it alone"
+
 refused "rm of a non-empty directory without -r is refused" "not empty" \
     rm "$s" a/b
 check "rm of a file works" ctl rm "$s" a/b/f
