@@ -328,15 +328,17 @@ cmd_get_tree(struct imsgbuf *ibuf, const char *id, const char *remote,
     const char *local)
 {
 	struct fstree	 t;
+	struct stat	 st;
 	int		 fd, sock, rc;
 
 	if (mkdir(local, 0700) == -1)
 		err(FOP_EXIT_ERROR, "%s%s", local, errno == EEXIST ?
 		    " (get -r makes a new directory)" : "");
+	/* The directory just made, not one put in its place since. */
 	if ((fd = open(local, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1) {
-		warn("%s", local);
-		rmdir(local);
+	    O_CLOEXEC)) == -1 || fstat(fd, &st) == -1 ||
+	    st.st_uid != geteuid()) {
+		warnx("%s: replaced while it was made", local);
 		return (FOP_EXIT_ERROR);
 	}
 	sock = fop_request(ibuf, FILEOP_GET_TREE, 0, 0, id, remote);
