@@ -387,7 +387,11 @@ fop_put_tree(struct fop *f)
 		return;
 	}
 	snprintf(tmp, sizeof(tmp), ".sandboxd-put.%d", (int)getpid());
-	if (mkdirat(pfd, tmp, 0700) == -1) {
+	/* Left by a worker killed with our pid: no live one can use it. */
+	memset(&undo, 0, sizeof(undo));
+	if (mkdirat(pfd, tmp, 0700) == -1 && (errno != EEXIST ||
+	    fstree_rm(&undo, pfd, tmp, 0) == -1 ||
+	    mkdirat(pfd, tmp, 0700) == -1)) {
 		fop_open_error(f, errno);
 		close(pfd);
 		return;
