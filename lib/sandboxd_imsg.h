@@ -32,6 +32,7 @@ enum imsg_type {
 	/* detached execs: attach, wait, kill one; list a sandbox's */
 	IMSG_CTL_EXEC_OP = 130,		/* struct sbx_exec_op */
 	IMSG_CTL_EXEC_PS,		/* struct sbx_exec_op, op LIST */
+	IMSG_CTL_FILEOP = 140,		/* struct sbx_fileop_req + socket */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
@@ -78,6 +79,7 @@ enum imsg_type {
 	IMSG_RUN_SERVICES,		/* struct run_services; no reply */
 	IMSG_RUN_EXEC_OP = 280,		/* struct sbx_exec_op */
 	IMSG_RUN_EXEC_PS,		/* struct sbx_exec_op */
+	IMSG_RUN_FILEOP = 290,		/* struct sbx_fileop_req + socket */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */

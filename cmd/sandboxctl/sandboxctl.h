@@ -29,6 +29,14 @@ int	 cmd_wait(struct imsgbuf *, int, char *[]);
 int	 cmd_kill(struct imsgbuf *, int, char *[]);
 int	 cmd_exec_ps(struct imsgbuf *, int, char *[]);
 void	 show_exec_info(const struct sbx_exec_info *);
+/* fileops.c: ls, stat, mkdir, rm, put -r, get -r */
+int	 cmd_ls(struct imsgbuf *, int, char *[]);
+int	 cmd_stat(struct imsgbuf *, int, char *[]);
+int	 cmd_mkdir_rm(struct imsgbuf *, int, char *[]);
+int	 cmd_put_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
+int	 cmd_get_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
 
 /* service.c */
 int	 cmd_service(struct imsgbuf *, int, char *[]);

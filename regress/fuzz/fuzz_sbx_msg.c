@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileop.h"
 #include "sbx_msg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -21,6 +22,8 @@ static union {
 	struct svc_req		svc;
 	struct sbx_exec_op	op;
 	char			str[64];
+	struct sbx_fileop_req	fileop;
+	struct sbx_fent		fent;
 } u;
 
 static void
@@ -53,7 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return (0);
-	switch (data[0] % 8) {
+	switch (data[0] % 10) {
 	case 0:
 		fill(data + 1, size - 1, sizeof(u.create));
 		(void)sbx_check_create(&u.create, err, sizeof(err));
@@ -83,10 +86,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			unpack(&u.svc.exec);
 		break;
 	case 6:
+		fill(data + 1, size - 1, sizeof(u.fileop));
+		(void)sbx_check_fileop(&u.fileop, err, sizeof(err));
+		break;
+	case 7:
+		/* An entry of a tree stream, as the receiving side checks it. */
+		fill(data + 1, size - 1, sizeof(u.fent));
+		if (fent_check(&u.fent, err, sizeof(err)) == 0)
+			(void)fent_check_relpath(u.fent.path, err,
+			    sizeof(err));
+		break;
+	case 8:
 		fill(data + 1, size - 1, sizeof(u.op));
 		(void)sbx_check_exec_op(&u.op, err, sizeof(err));
 		break;
-	case 7:
+	case 9:
 		/* sandboxctl's parse of an exec id: a C string. */
 		fill(data + 1, size - 1, sizeof(u.str) - 1);
 		if (sbx_parse_exec_id(u.str, err, &n) == 0 &&
