@@ -4,8 +4,10 @@
  * again.  It still goes through netd (resolve.c): the answer's pins are
  * refreshed and the answer is released only once netd acknowledged
  * them, exactly as for one from upstream.  An entry is found only by
- * the sandbox, the policy, the name, the type and the EDNS flags of the
- * query it answered; entries go with their sandbox and with any new
+ * the sandbox, the policy, the name, the type, the EDNS flags and the
+ * transport of the query it answered (an upstream's answers may differ
+ * by transport: over UDP one may come truncated, and is asked again
+ * over TCP); entries go with their sandbox and with any new
  * config (whose allowlist or cidrs may have changed).  Bounded: the
  * least recently used entry makes room.
  */
@@ -31,6 +33,7 @@ struct cache_ent {
 	uint16_t		 qtype;
 	uint8_t			 edns;
 	uint8_t			 edns_do;
+	uint8_t			 tcp;
 	uint64_t		 born_ms;	/* when released */
 	uint32_t		 ttl;		/* the TTL told then */
 	size_t			 naddrs;
@@ -58,6 +61,8 @@ cache_cmp(struct cache_ent *a, struct cache_ent *b)
 		return (a->edns < b->edns ? -1 : 1);
 	if (a->edns_do != b->edns_do)
 		return (a->edns_do < b->edns_do ? -1 : 1);
+	if (a->tcp != b->tcp)
+		return (a->tcp < b->tcp ? -1 : 1);
 	if ((c = strcmp(a->name, b->name)) != 0)
 		return (c);
 	return (strcmp(a->policy, b->policy));
@@ -76,8 +81,9 @@ cache_now_ms(void)
 
 static void
 cache_key(struct cache_ent *k, const char *sandbox, const char *policy,
-    const struct dns_query *q)
+    const struct dns_query *q, int tcp)
 {
+	k->tcp = tcp != 0;
 	strlcpy(k->sandbox, sandbox, sizeof(k->sandbox));
 	strlcpy(k->policy, policy, sizeof(k->policy));
 	strlcpy(k->name, q->name, sizeof(k->name));
@@ -106,7 +112,7 @@ cache_free(struct cache_ent *e)
  */
 int
 cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
-    uint8_t **ans, size_t *anslen, struct dns_addr *addrs, size_t *naddrs,
+    int tcp, uint8_t **ans, size_t *anslen, struct dns_addr *addrs, size_t *naddrs,
     uint32_t *ttl)
 {
 	struct cache_ent	 key, *e;
@@ -114,7 +120,7 @@ cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
 	uint16_t		 flags;
 	size_t			 i;
 
-	cache_key(&key, sandbox, policy, q);
+	cache_key(&key, sandbox, policy, q, tcp);
 	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
 		return (0);
 	age = (cache_now_ms() - e->born_ms) / 1000;
@@ -152,7 +158,7 @@ cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
  */
 void
 cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
-    const uint8_t *ans, size_t anslen, uint32_t ttl,
+    int tcp, const uint8_t *ans, size_t anslen, uint32_t ttl,
     const struct dns_addr *addrs, size_t naddrs)
 {
 	struct cache_ent	*e, *old;
@@ -164,7 +170,7 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	    (e->ans = malloc(anslen)) == NULL ||
 	    (e->addrs = calloc(naddrs, sizeof(*addrs))) == NULL)
 		fatal("%s", __func__);
-	cache_key(e, sandbox, policy, q);
+	cache_key(e, sandbox, policy, q, tcp);
 	if ((old = RB_FIND(cache_tree, &cache_tree, e)) != NULL)
 		cache_free(old);
 	else if (cache_count >= CACHE_MAX)

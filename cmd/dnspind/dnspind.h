@@ -51,11 +51,11 @@ void		 resolve_netd_gone(void);
 
 /* cache.c: answers released, for repeats within their TTL */
 int		 cache_get(const char *, const char *, const struct dns_query *,
-		    uint8_t **, size_t *, struct dns_addr *, size_t *,
+		    int, uint8_t **, size_t *, struct dns_addr *, size_t *,
 		    uint32_t *);
 void		 cache_put(const char *, const char *, const struct dns_query *,
-		    const uint8_t *, size_t, uint32_t, const struct dns_addr *,
-		    size_t);
+		    int, const uint8_t *, size_t, uint32_t,
+		    const struct dns_addr *, size_t);
 void		 cache_drop(const char *);
 void		 cache_flush(void);
 size_t		 cache_size(void);

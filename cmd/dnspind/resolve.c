@@ -565,7 +565,8 @@ query_cached(struct query *qr)
 	struct dns_answer	 a;
 
 	a.naddrs = 0;
-	if (!cache_get(qr->sandbox, qr->policy, &qr->q, &qr->ans,
+	if (!cache_get(qr->sandbox, qr->policy, &qr->q, qr->reply != NULL,
+	    &qr->ans,
 	    &qr->anslen, a.addrs, &a.naddrs, &qr->ttl_told))
 		return (0);
 	query_release(qr, &a);
@@ -855,7 +856,7 @@ resolve_pinned(const struct dns_pin_ack *ack)
 		} else if (--qr->npending == 0) {
 			if (qr->pinned != NULL)
 				cache_put(qr->sandbox, qr->policy, &qr->q,
-				    qr->ans, qr->anslen, qr->ttl_told,
+				    qr->reply != NULL, qr->ans, qr->anslen, qr->ttl_told,
 				    qr->pinned, qr->npinned);
 			query_answer(qr, qr->ans, qr->anslen);
 		}
