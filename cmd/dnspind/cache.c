@@ -34,6 +34,7 @@ struct cache_ent {
 	uint8_t			 edns;
 	uint8_t			 edns_do;
 	uint8_t			 tcp;
+	uint16_t		 qlen;		/* of its question */
 	uint64_t		 born_ms;	/* when released */
 	uint32_t		 ttl;		/* the TTL told then */
 	size_t			 naddrs;
@@ -124,7 +125,7 @@ cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
 	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
 		return (0);
 	age = (cache_now_ms() - e->born_ms) / 1000;
-	if (age >= e->ttl || e->anslen < (size_t)DNS_HDR_LEN + q->qlen) {
+	if (age >= e->ttl || e->qlen != q->qlen) {
 		cache_free(e);
 		return (0);
 	}
@@ -177,6 +178,7 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 		cache_free(TAILQ_LAST(&cache_lru, cache_lru_head));
 	memcpy(e->ans, ans, anslen);
 	e->anslen = anslen;
+	e->qlen = q->qlen;
 	memcpy(e->addrs, addrs, naddrs * sizeof(*addrs));
 	e->naddrs = naddrs;
 	e->ttl = ttl;
