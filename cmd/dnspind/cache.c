@@ -140,6 +140,8 @@ cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
 	memcpy(*ans + DNS_HDR_LEN, q->question, q->qlen);
 	if (dns_answer_ttl_cap(*ans, *anslen, *ttl) == -1) {
 		free(*ans);
+		*ans = NULL;
+		*anslen = 0;
 		cache_free(e);
 		return (0);
 	}
