@@ -258,11 +258,15 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	return (rs);
 }
 
-/* Built, and its network up (or none asked for): execs may start. */
+/*
+ * Built, its network up (or none asked for), and no other exec on its
+ * way: the next exec may start.
+ */
 int
 runnerd_ready(const struct rsandbox *rs)
 {
-	return (!rs->building && rs->net != RNET_PENDING);
+	return (!rs->building && rs->net != RNET_PENDING &&
+	    rs->starting == NULL);
 }
 
 /*

@@ -77,6 +77,11 @@ struct rexec {
 	int			 finish_pending;	/* until SIGKILL */
 	int			 service;	/* SBX_EXEC_SERVICE */
 	struct event		 ev_resume;	/* reading again */
+	/* pid 1 is starting it: no pid yet, output not read yet. */
+	int			 starting;
+	struct sandbox_start	 spawn;
+	struct event		 ev_spawn;
+	int			 pipes[2];	/* read ends: stdout, stderr */
 };
 
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
@@ -109,6 +114,8 @@ struct rsandbox {
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 prebuilt;	/* taken from spare.c */
 	int			 building;	/* pid 1 has not reported */
+	/* pid 1 starts one exec at a time; the others wait their turn. */
+	struct rexec		*starting;
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */

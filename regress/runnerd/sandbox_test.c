@@ -178,6 +178,24 @@ collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
 	r->status = wait_exec(sb, pid, RUN_TIMEOUT_MS);
 }
 
+/* A start, waited for here as runnerd's event loop waits for it. */
+static pid_t
+spawn(struct sandbox *sb, const struct sandbox_exec_spec *es, char *err,
+    size_t len)
+{
+	struct sandbox_start	 st;
+	struct pollfd		 pfd;
+	int			 rc;
+
+	if (sandbox_spawn_begin(sb, es, &st, err, len) == -1)
+		return (-1);
+	pfd.fd = st.fd;
+	pfd.events = POLLIN;
+	while ((rc = sandbox_spawn_step(sb, &st, err, len)) == 1)
+		poll(&pfd, 1, SANDBOX_SPAWN_SLICE_MS);
+	return (rc == 0 ? st.pid : -1);
+}
+
 static pid_t
 startv(struct sandbox *sb, char *const argv[], const char *cwd, int extra,
     int *fdp, struct run *r)
@@ -198,7 +216,7 @@ startv(struct sandbox *sb, char *const argv[], const char *cwd, int extra,
 	es.fd_stdout = es.fd_stderr = p[1];
 	es.fd_extra = extra;
 	fflush(stdout);
-	pid = sandbox_spawn(sb, &es, r->out, sizeof(r->out));
+	pid = spawn(sb, &es, r->out, sizeof(r->out));
 	close(p[1]);
 	if (pid == -1) {
 		r->status = -1;
