@@ -289,9 +289,31 @@ exec_done(struct rexec *e)
 	if (e->abort == ABORT_NOTIFY) {
 		evtimer_del(&e->ev_abort);
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
+		sigall_send(e->rs, SIGKILL);
+	}
+	/* Nothing of the sandbox may run on: exec_killed finishes it. */
+	if (e->abort == ABORT_KILL && sigall_killing(e->rs)) {
+		e->finish_pending = 1;
+		return;
 	}
 	exec_finish(e);
+}
+
+/* A SIGKILL sweep is over: the results that waited for it go. */
+void
+exec_killed(struct rsandbox *rs)
+{
+	struct rexec	*e;
+
+ again:
+	if (sigall_killing(rs))
+		return;
+	TAILQ_FOREACH(e, &rs->execs, entry)
+		if (e->finish_pending && e->abort == ABORT_KILL) {
+			/* May end the sandbox, and every other exec. */
+			exec_finish(e);
+			goto again;
+		}
 }
 
 /* The main process is gone; give the pipes a moment to drain. */
@@ -381,14 +403,12 @@ exec_abort_step(int fd, short event, void *arg)
 		break;
 	case ABORT_NOTIFY:
 		e->abort = ABORT_TERM;
-		sandbox_signal_all(&e->rs->sb, SIGTERM);
+		sigall_send(e->rs, SIGTERM);
 		evtimer_add(&e->ev_abort, &tv);
 		break;
 	case ABORT_TERM:
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
-		if (e->finish_pending)
-			exec_finish(e);
+		sigall_send(e->rs, SIGKILL);
 		break;
 	case ABORT_KILL:
 		break;
@@ -861,6 +881,7 @@ exec_kill_now(struct rsandbox *rs)
 {
 	struct rexec	*e, *next;
 
+	sigall_cancel(rs);
 	if (rs->ev_events_set) {
 		/* While it builds, pid 1's socket carries no exec's end. */
 		if (!rs->building)

@@ -84,6 +84,23 @@ struct rexec {
 	int			 pipes[2];	/* read ends: stdout, stderr */
 };
 
+/* A sweep of signals over a sandbox's processes (sigall.c). */
+enum sigall_step {
+	SIGALL_IDLE = 0,
+	SIGALL_FREEZING,	/* asked the freezer, waiting for it */
+	SIGALL_REAPING		/* SIGKILL sent, waiting for the deaths */
+};
+
+struct rsigall {
+	struct event		 ev;
+	enum sigall_step	 step;
+	int			 sig;		/* of the sweep under way */
+	int			 frozen;	/* the freezer was asked */
+	struct timespec		 t0;		/* of the step */
+	int			 want_term;	/* sweeps to come */
+	int			 want_kill;
+};
+
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
 enum rnet_state {
 	RNET_NONE = 0,		/* no network block, or gone */
@@ -116,6 +133,7 @@ struct rsandbox {
 	int			 building;	/* pid 1 has not reported */
 	/* pid 1 starts one exec at a time; the others wait their turn. */
 	struct rexec		*starting;
+	struct rsigall		 sig;
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
@@ -177,6 +195,12 @@ void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
+void	 exec_killed(struct rsandbox *);
+
+/* sigall.c: signalling a sandbox's processes without waiting */
+void	 sigall_send(struct rsandbox *, int);
+int	 sigall_killing(const struct rsandbox *);
+void	 sigall_cancel(struct rsandbox *);
 
 /* stdio.c */
 void	 stdio_put(uint32_t, uint32_t, int);

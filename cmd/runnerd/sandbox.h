@@ -140,8 +140,16 @@ int	sandbox_events_fd(struct sandbox *);
  */
 int	sandbox_events_read(struct sandbox *,
 	    void (*)(struct sandbox *, pid_t, int, void *), void *);
-/* Signal every process in the sandbox but its pid 1; returns how many. */
-int	sandbox_signal_all(struct sandbox *, int);
+/*
+ * Signal every process in the sandbox but its pid 1; returns how many.
+ * For a stable snapshot (nobody forks between the read of the cgroup
+ * and the signal) the caller freezes the sandbox first: sandbox_freeze
+ * asks, sandbox_frozen says when every task has stopped, which takes
+ * the tasks' own CPU time.  None of them waits.
+ */
+int	sandbox_signal_procs(struct sandbox *, int);
+int	sandbox_freeze(struct sandbox *, int);
+int	sandbox_frozen(struct sandbox *);
 /* Processes in the sandbox, pid 1 excluded. */
 int	sandbox_nprocs(struct sandbox *);
 /* 1 if the memory limit killed something since the last call. */

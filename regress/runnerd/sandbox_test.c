@@ -153,6 +153,26 @@ wait_exec(struct sandbox *sb, pid_t pid, int timeout_ms)
 	return (e.done ? e.status : -1);
 }
 
+/* Every process but pid 1, in sigall.c's steps, waited for here. */
+static void
+signal_all(struct sandbox *sb, int sig)
+{
+	double	 t;
+	int	 frozen = sandbox_freeze(sb, 1) == 0;
+
+	for (t = now_ms() + 500; frozen && !sandbox_frozen(sb) &&
+	    now_ms() < t; )
+		sbx_sleep_ms(1);
+	sandbox_signal_procs(sb, sig);
+	if (frozen)
+		sandbox_freeze(sb, 0);
+	for (t = now_ms() + SBX_KILL_WAIT_MS; sig == SIGKILL &&
+	    sandbox_nprocs(sb) > 0 && now_ms() < t; ) {
+		sandbox_signal_procs(sb, SIGKILL);
+		sbx_sleep_ms(1);
+	}
+}
+
 /* Read until EOF or the deadline, then wait; SIGKILL on timeout. */
 static void
 collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
@@ -173,7 +193,7 @@ collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
 	r->out[used] = '\0';
 	if (now_ms() >= deadline) {
 		diag("timeout: killing the sandbox's processes");
-		sandbox_signal_all(sb, SIGKILL);
+		signal_all(sb, SIGKILL);
 	}
 	r->status = wait_exec(sb, pid, RUN_TIMEOUT_MS);
 }
@@ -664,7 +684,7 @@ test_zygote(struct sandbox *sb)
 	for (i = 0; i < 100 && spawn_stopped(pid); i++)
 		sbx_sleep_ms(10);
 	ok(stopped && !spawn_stopped(pid), "a stopped exec is seen stopped");
-	sandbox_signal_all(sb, SIGKILL);
+	signal_all(sb, SIGKILL);
 	collect(sb, pid, fd, &r);
 	close(fd);
 	ok(killed_by(&r, SIGKILL), "pid 1 reports it killed by SIGKILL");
@@ -747,11 +767,11 @@ test_signal_all(struct sandbox *sb)
 		sbx_sleep_ms(20);
 	ok(sandbox_nprocs(sb) >= 5, "nprocs counts every process but pid 1 "
 	    "(%d)", sandbox_nprocs(sb));
-	sandbox_signal_all(sb, SIGTERM);
+	signal_all(sb, SIGTERM);
 	sbx_sleep_ms(200);
 	ok(sandbox_nprocs(sb) >= 1, "after SIGTERM the process ignoring it "
 	    "lives on (%d)", sandbox_nprocs(sb));
-	sandbox_signal_all(sb, SIGKILL);
+	signal_all(sb, SIGKILL);
 	ok(sandbox_nprocs(sb) == 0, "after signal_all(SIGKILL) nothing but "
 	    "pid 1 is left, double forks and new sessions included");
 	collect(sb, pid, fd, &r);
