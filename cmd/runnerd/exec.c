@@ -584,18 +584,38 @@ exec_env_timeout(int fd, short event, void *arg)
 		    "in time");
 }
 
-/* Its start is over: no longer in the way of the sandbox's next. */
+static void
+exec_turn(int fd, short event, void *arg)
+{
+	struct rsandbox	*rs = arg;
+
+	if (runnerd_find(rs->sb.id) == rs)
+		exec_sandbox_ready(rs);
+}
+
+/*
+ * Its start is cancelled: no longer in the way of the sandbox's next,
+ * which goes on its own turn of the loop, not under the caller.
+ */
 static void
 exec_start_end(struct rexec *e)
 {
+	struct rsandbox	*rs = e->rs;
+	struct timeval	 now = { 0, 0 };
+
 	if (!e->starting)
 		return;
 	event_del(&e->ev_spawn);
-	sandbox_spawn_cancel(&e->rs->sb, &e->spawn);
+	sandbox_spawn_cancel(&rs->sb, &e->spawn);
 	exec_pipes_close(e);
 	e->starting = 0;
-	if (e->rs->starting == e)
-		e->rs->starting = NULL;
+	if (rs->starting != e)
+		return;
+	rs->starting = NULL;
+	if (!rs->retired) {
+		evtimer_set(&rs->ev_turn, exec_turn, rs);
+		evtimer_add(&rs->ev_turn, &now);
+	}
 }
 
 /* Started: its caller hears so, its clock runs. */
@@ -882,6 +902,8 @@ exec_kill_now(struct rsandbox *rs)
 	struct rexec	*e, *next;
 
 	sigall_cancel(rs);
+	if (evtimer_initialized(&rs->ev_turn))
+		evtimer_del(&rs->ev_turn);
 	if (rs->ev_events_set) {
 		/* While it builds, pid 1's socket carries no exec's end. */
 		if (!rs->building)

@@ -133,6 +133,7 @@ struct rsandbox {
 	int			 building;	/* pid 1 has not reported */
 	/* pid 1 starts one exec at a time; the others wait their turn. */
 	struct rexec		*starting;
+	struct event		 ev_turn;	/* the next, after a cancel */
 	struct rsigall		 sig;
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */

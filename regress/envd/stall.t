@@ -72,13 +72,15 @@ for i in range(50):
     time.sleep(0.05)
 print(int(worst * 1000))'
 }
+# 500 ms: far below the 10 s of a broker that waited for the stalled
+# client, far above a loaded machine's scheduling noise.
 slowest=0
 for i in 1 2 3 4; do
 	w=$(probe)
 	[ "${w:-9999}" -gt "$slowest" ] && slowest=${w:-9999}
 done
 check "another sandbox is answered promptly meanwhile (slowest of 200: ${slowest} ms)" \
-    test "$slowest" -lt 200
+    test "$slowest" -lt 500
 
 wait $stallpid
 diag "$(cat "$T/stalled")"
