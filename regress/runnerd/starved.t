@@ -80,18 +80,19 @@ starve() {
 	done
 }
 : > "$T/cycles"
+# One starver: a second one adds more CPU of its own (clients, creates
+# and teardowns on two cores) than it shows of runnerd.
 starve 1 & p1=$!
-starve 2 & p2=$!
 sleep 1
 busy=$(lat "$N" "$SECS")
 touch "$T/stop"
-wait $p1 $p2
+wait $p1
 check "under load: execs in A for ${SECS}s succeed" [ -n "$busy" ]
 set -- $busy
 busy50=$1 busy99=$2
 cycles=$(wc -l < "$T/cycles")
 diag "under load: p50 $busy50 ms, p99 $busy99 ms; $cycles starved sandboxes created and destroyed"
-check "starved sandboxes came and went meanwhile ($cycles)" [ "$cycles" -ge 8 ]
+check "starved sandboxes came and went meanwhile ($cycles)" [ "$cycles" -ge 4 ]
 
 # The load is real: an exec in a starved sandbox waits for its quota.
 slow=$(cat "$T"/starved.* 2>/dev/null | sort -n | tail -1)
