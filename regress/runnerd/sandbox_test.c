@@ -746,6 +746,46 @@ nignoring_term(struct sandbox *sb)
 	return (count);
 }
 
+/*
+ * runnerd reads the sandbox's events while a start is on its way: an
+ * end pid 1 reports before the start is read is held for the start,
+ * never dropped and never reported without its pid.
+ */
+static void
+test_spawn_ended_first(struct sandbox *sb)
+{
+	char *const		 argv[] = { "true", NULL };
+	char *const		 env[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sandbox_exec_spec es;
+	struct sandbox_start	 st;
+	struct ended		 e = { 0, -1, 0, 0 };
+	struct pollfd		 pfd;
+	char			 err[SBX_MSG_SIZE];
+	int			 rc;
+
+	memset(&es, 0, sizeof(es));
+	es.argv = argv;
+	es.envp = env;
+	es.fd_stdin = es.fd_stdout = es.fd_stderr = es.fd_extra = -1;
+	if (sandbox_spawn_begin(sb, &es, &st, err, sizeof(err)) == -1) {
+		ok(0, "spawn_begin: %s", err);
+		return;
+	}
+	pfd.fd = sandbox_events_fd(sb);
+	pfd.events = POLLIN;
+	poll(&pfd, 1, RUN_TIMEOUT_MS);
+	sandbox_events_read(sb, ended_cb, &e);
+	ok(e.others == 0 && !e.done, "an end reported before its start is "
+	    "read is held back, not reported without a pid");
+	pfd.fd = st.fd;
+	while ((rc = sandbox_spawn_step(sb, &st, err, sizeof(err))) == 1)
+		poll(&pfd, 1, SANDBOX_SPAWN_SLICE_MS);
+	ok(rc == 0 && st.pid > 0 && st.ended && WIFEXITED(st.wstatus) &&
+	    WEXITSTATUS(st.wstatus) == 0, "... and comes with the start: "
+	    "pid %d, ended %d, status %d", (int)st.pid, st.ended, st.wstatus);
+	ok(sb->nlive == 0, "... leaving nothing live (%zu)", sb->nlive);
+}
+
 static void
 test_signal_all(struct sandbox *sb)
 {
@@ -1292,6 +1332,7 @@ main(int argc, char *argv[])
 	test_broker(&sb);
 	test_cgroup_files(&sb);
 	test_second(&sb);
+	test_spawn_ended_first(&sb);
 	test_signal_all(&sb);
 	test_destroy(&sb);
 	test_limits();
