@@ -612,10 +612,12 @@ exec_start_end(struct rexec *e)
 	if (rs->starting != e)
 		return;
 	rs->starting = NULL;
-	if (!rs->retired) {
+	if (rs->retired)
+		return;
+	if (!evtimer_initialized(&rs->ev_turn))
 		evtimer_set(&rs->ev_turn, exec_turn, rs);
+	if (!evtimer_pending(&rs->ev_turn, NULL))
 		evtimer_add(&rs->ev_turn, &now);
-	}
 }
 
 /* Started: its caller hears so, its clock runs. */
