@@ -654,13 +654,17 @@ exec_started(int fd, short event, void *arg)
 {
 	struct rexec	*e = arg;
 	struct rsandbox	*rs = e->rs;
+	struct timeval	 tv = { 0, SANDBOX_SPAWN_SLICE_MS * 1000 };
 	char		 err[256];
 	int		 rc;
 
-	if ((rc = sandbox_spawn_step(&rs->sb, &e->spawn, err,
-	    sizeof(err))) == 1)
-		return;
+	/* Off the loop first: a start that ends closes its fd. */
 	event_del(&e->ev_spawn);
+	if ((rc = sandbox_spawn_step(&rs->sb, &e->spawn, err,
+	    sizeof(err))) == 1) {
+		event_add(&e->ev_spawn, &tv);
+		return;
+	}
 	if (rc == -1) {
 		exec_start_end(e);
 		exec_fail(e, ENOEXEC, err);
