@@ -1,6 +1,6 @@
 /*
  * A sandbox's cgroup: memory (with swap), pids and cpu limits, and the
- * freezer that gives sandbox_signal_all a stable snapshot.  cgroup v2
+ * freezer that gives sigall.c's sweeps a stable snapshot.  cgroup v2
  * when its top offers memory, pids and cpu; otherwise v1, with one
  * directory per controller.  The top is the cgroup delegated to us
  * when the master found one and moved the daemons into its leaf

@@ -150,6 +150,13 @@ int	sandbox_events_read(struct sandbox *,
 int	sandbox_signal_procs(struct sandbox *, int);
 int	sandbox_freeze(struct sandbox *, int);
 int	sandbox_frozen(struct sandbox *);
+/*
+ * sandbox_group.c: the processes of one process group in it.  The
+ * freezer is asked, not waited for: its snapshot holds for tasks that
+ * have stopped by the walk.
+ */
+int	sandbox_signal_group(struct sandbox *, pid_t, int);
+int	sandbox_group_nprocs(struct sandbox *, pid_t);
 /* Processes in the sandbox, pid 1 excluded. */
 int	sandbox_nprocs(struct sandbox *);
 /* 1 if the memory limit killed something since the last call. */
