@@ -576,6 +576,18 @@ cgroup_freeze(const char *id, int on)
 	return (0);
 }
 
+/* 1 when every task of the sandbox is frozen, 0 if not, -1 no freezer. */
+int
+cgroup_is_frozen(const char *id)
+{
+	char	 dir[CONF_PATH_SIZE];
+
+	if (cg_version == CG_UNKNOWN || !cg_has_freezer)
+		return (-1);
+	cg_dir(cg_version == CG_V2 ? 0 : CG_FREEZER, id, dir, sizeof(dir));
+	return (cg_frozen(dir));
+}
+
 int
 cgroup_oom_kills(const char *id, uint64_t *n)
 {

@@ -112,6 +112,7 @@ runnerd_info(struct rsandbox *rs, struct sbx_info *info)
 		info->net = rs->tap ? SBX_NET_TAP : SBX_NET_VETH;
 		info->net_ident = rs->net_ident;
 	}
+	life_info(rs, info);
 }
 
 /* The fs rules of one policy, as the array sandbox_create takes. */
@@ -370,6 +371,7 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	rs->ephemeral = req->ephemeral;
 	rs->created = time(NULL);
 	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+	life_begin(rs, req);
 	log_setcorr(req->corr);
 	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id,
 	    pol->m.name, (unsigned int)rs->sb.uid);
@@ -407,6 +409,7 @@ runnerd_teardown(struct rsandbox *rs)
 	int	 keep = rs->failed && rs->sb.policy.keep_failed;
 
 	rs->retired = 1;
+	life_end(rs);
 	exec_kill_now(rs);
 	runnerd_env_announce(rs, 1);
 	net_end(rs);
@@ -479,12 +482,13 @@ runnerd_id_busy(const char *id)
 	return (0);
 }
 
-static void
+void
 runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
 	struct timeval	 tv;
 
 	rs->retired = 1;
+	life_end(rs);
 	exec_kill_now(rs);
 	net_end(rs);
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
@@ -508,6 +512,8 @@ runnerd_exec_done(struct rsandbox *rs)
 {
 	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, rs->owner, rs->run_corr);
+	else
+		life_activity(rs);
 }
 
 /* An exec that could not start has said why; a run sandbox goes. */
@@ -516,6 +522,8 @@ runnerd_exec_failed(struct rsandbox *rs)
 {
 	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, 0, rs->run_corr);
+	else
+		life_activity(rs);
 }
 
 /*
@@ -645,6 +653,8 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		return;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_KILL:
+		if (life_kill_refused(rs, req.corr, peerid))
+			break;
 		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
 			exec_abort(e, SBX_REASON_KILLED);
 		runnerd_result(peerid, req.corr, 0, "killed");
@@ -657,6 +667,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
 		if (net_show(rs, peerid, req.corr) == -1)
 			runnerd_result(peerid, req.corr, 0, "%s", "");
+		break;
+	case IMSG_RUN_PAUSE:
+		life_pause(rs, req.corr, peerid);
+		break;
+	case IMSG_RUN_RESUME:
+		life_resume(rs, req.corr, peerid);
 		break;
 	}
 }
@@ -686,6 +702,7 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
+	life_activity(rs);
 }
 
 static void
@@ -814,13 +831,16 @@ runnerd_dispatch_main(struct imsg *imsg)
 		RUN_GET(imsg, *ereq);
 		runnerd_check(sbx_check_exec(ereq, err, sizeof(err)), err);
 		if ((rs = runnerd_lookup((struct sbx_id_req *)ereq,
-		    peerid)) != NULL)
-			(void)exec_start(rs, ereq, peerid);
+		    peerid)) != NULL && !life_exec_refused(rs, ereq->corr,
+		    peerid) && exec_start(rs, ereq, peerid) == 0)
+			life_activity(rs);
 		free(ereq);
 		break;
 	case IMSG_RUN_KILL:
 	case IMSG_RUN_DESTROY:
 	case IMSG_RUN_SHOW:
+	case IMSG_RUN_PAUSE:
+	case IMSG_RUN_RESUME:
 		runnerd_dispatch_id(imsg, peerid);
 		break;
 	case IMSG_RUN_PS:

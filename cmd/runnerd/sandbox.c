@@ -584,11 +584,13 @@ sandbox_signal_all(struct sandbox *sb, int sig)
 	struct timespec	 t0;
 	int		 frozen, n;
 
-	frozen = cgroup_freeze(sb->id, 1) == 0;
+	/* Paused, it is frozen already, and must stay so. */
+	frozen = !sb->paused && cgroup_freeze(sb->id, 1) == 0;
 	n = sandbox_kill_procs(sb, sig);
 	if (frozen)
 		cgroup_freeze(sb->id, 0);
-	if (sig != SIGKILL)
+	/* A v1-frozen task dies only once thawed: resume or destroy. */
+	if (sig != SIGKILL || sb->paused)
 		return (n);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (sandbox_nprocs(sb) > 0) {
