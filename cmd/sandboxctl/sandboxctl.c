@@ -25,9 +25,11 @@ usage(void)
 	    "commands:\n"
 	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
 	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
-	    "\tcreate [-p policy]\n"
+	    "\tcreate [-T | --tap] [-p policy] [--ttl duration] "
+	    "[--idle duration]\n\t    [--label key=value]...\n"
 	    "\texec [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
-	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
+	    "\tkill id\n\tdestroy id\n\tpause id\n\tresume id\n"
+	    "\tps [--label key[=value]]...\n\tshow id\n"
 	    "\tput id local remote\n\tget id remote local\n"
 	    "\tservice start name [-p policy] [-e K=V]... [-- cmd ...]\n"
 	    "\tservice stop | restart | status | attach name\n"
@@ -243,7 +245,11 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 		return (cmd_by_id(ibuf, IMSG_CTL_DESTROY, argc, argv));
 	if (strcmp(cmd, "show") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_SHOW, argc, argv));
-	if (strcmp(cmd, "ps") == 0 && argc == 1)
+	if (strcmp(cmd, "pause") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_PAUSE, argc, argv));
+	if (strcmp(cmd, "resume") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_RESUME, argc, argv));
+	if (strcmp(cmd, "ps") == 0)
 		return (cmd_ps(ibuf, argc, argv));
 	if (strcmp(cmd, "put") == 0)
 		return (cmd_put(ibuf, argc, argv));
