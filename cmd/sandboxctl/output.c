@@ -147,9 +147,9 @@ void
 show_ps_header(void)
 {
 	if (!json)
-		printf("%-16s %-12s %8s %8s %5s %5s %8s %-12s %-7s %s\n", "ID",
-		    "POLICY", "UID", "PID", "EXECS", "PROCS", "AGE", "SERVICE",
-		    "STATE", "LABELS");
+		printf("%-16s %-12s %8s %8s %5s %5s %8s %-7s %-12s %s\n", "ID",
+		    "POLICY", "UID", "PID", "EXECS", "PROCS", "AGE", "STATE",
+		    "LABELS", "SERVICE");
 }
 
 static json_t *
@@ -213,11 +213,11 @@ show_sandbox(const struct sbx_info *si, const char *event)
 	}
 	if (ctl_last.ps) {
 		life_labels_text(si, labels, sizeof(labels));
-		printf("%-16s %-12s %8u %8d %5u %5u %7llds %-12s %-7s %s\n",
+		printf("%-16s %-12s %8u %8d %5u %5u %7llds %-7s %-12s %s\n",
 		    si->id, si->policy, si->uid, si->init_pid, si->execs,
 		    si->procs, (long long)(time(NULL) - si->created),
-		    si->service[0] != '\0' ? si->service : "-",
-		    life_state(si), labels);
+		    life_state(si), labels,
+		    si->service[0] != '\0' ? si->service : "-");
 	} else if (event != NULL && strcmp(event, "sandbox") == 0)
 		show_sandbox_long(si);
 }
