@@ -316,6 +316,13 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 		    "being built; try again", rs->sb.id);
 		return;
 	}
+	/* Its supervisor (the master) must be able to stop it any time. */
+	if (rs->service[0] != '\0') {
+		runnerd_result(peerid, corr, EPERM, "sandbox %s runs service "
+		    "%s: a service's sandbox is not paused", rs->sb.id,
+		    rs->service);
+		return;
+	}
 	/* Its pid 1 must answer an exec's start: none may be under way. */
 	TAILQ_FOREACH(e, &rs->execs, entry)
 		if (e->env != NULL) {

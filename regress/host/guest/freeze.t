@@ -45,7 +45,7 @@ sandboxctl pause "$id" >/dev/null
 t0=$(date +%s)
 sandboxctl destroy "$id" >/dev/null
 is "$?" 0 "destroy of the paused sandbox"
-check "returns within 3s ($(( $(date +%s) - t0 ))s)" [ $(( $(date +%s) - t0 )) -le 3 ]
+check "returns within 5s ($(( $(date +%s) - t0 ))s)" [ $(( $(date +%s) - t0 )) -le 5 ]
 wait "$epid"
 nouid() { [ "$(ps -eo uid= | awk -v u="$uid" '$1 == u' | wc -l)" = 0 ]; }
 check "no process of it is left" wait_for 10 nouid
