@@ -286,6 +286,9 @@ life_start_clocks(struct rsandbox *rs)
 		life_arm(&l->ev_ttl, &l->ttl_end, &l->ttl_left);
 	if (l->idle_on && l->idle_left.tv_sec >= 0)
 		life_idle_arm(rs, &l->idle_left);
+	else
+		/* An exec killed while it was paused may have been the last. */
+		life_activity(rs);
 	TAILQ_FOREACH(e, &rs->execs, entry)
 		for (i = 0; i < l->nheld; i++) {
 			if (l->held[i].exec != e)
@@ -297,8 +300,6 @@ life_start_clocks(struct rsandbox *rs)
 	free(l->held);
 	l->held = NULL;
 	l->nheld = 0;
-	/* Whatever ended while it was paused (nothing can) counts now. */
-	life_activity(rs);
 }
 
 void

@@ -3,7 +3,7 @@
 # labels and ps --label, pause and resume with the cgroup freezer.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 59
+plan 62
 
 setup_users
 write_sandbox_conf "uid-range $((600000 + ($$ % 500) * 1000)) 1000
@@ -97,6 +97,10 @@ is "$?" 125 "a ttl that is not whole seconds is refused"
 ctl destroy "$l1" >/dev/null; ctl destroy "$l2" >/dev/null
 
 # --- pause and resume ----------------------------------------------------
+# q's idle clock stands still while it is paused, through all of p's.
+q=$(ctl create --idle 4s)
+ctl pause "$q" >/dev/null
+qidle=$(sget "$q" 's["idle"]["left"]')
 p=$(ctl create -p tight --ttl 60s)
 uid=$(sget "$p" 's["uid"]')
 ws="/proc/$(child_field runnerd pid)/root$(sget "$p" 's["workspace_path"]')"
@@ -150,6 +154,11 @@ check "the time paused did not count: ${left}s were left at the pause, $(fsub "$
     fge "$(fsub "$t1" "$tr")" "$(fsub "$left" 0.2)"
 is "$(sget "$p" 's["state"]')" running "show -j: state running"
 check "the ttl runs again" [ "$(sget "$p" 's["ttl"]["left"]')" -le "$ttl0" ]
+
+check "a paused sandbox outlives its idle limit (4s)" listed "$q"
+is "$(sget "$q" 's["idle"]["left"]')" "$qidle" "its idle clock did not run (${qidle}s left)"
+ctl resume "$q" >/dev/null
+check "resumed, the rest of its idle limit runs out" wait_for 8 gone "$q"
 
 # A service's sandbox stays its supervisor's to stop: never paused.
 ctl service start lc -- sleep 1000 >/dev/null
