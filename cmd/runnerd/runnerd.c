@@ -297,6 +297,7 @@ runnerd_build_failed(struct rsandbox *rs, const char *err)
 			    rs->owner;
 
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	life_end(rs);
 	net_end(rs);
 	exec_discard(rs);
 	runnerd_env_announce(rs, 1);

@@ -3,7 +3,7 @@
 # labels and ps --label, pause and resume with the cgroup freezer.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 62
+plan 63
 
 setup_users
 write_sandbox_conf "uid-range $((600000 + ($$ % 500) * 1000)) 1000
@@ -164,10 +164,11 @@ check "resumed, the rest of its idle limit runs out" wait_for 8 gone "$q"
 ctl service start lc -- sleep 1000 >/dev/null
 svc_sbx() { ctl -j service status lc | jfield sandbox service; }
 svc_up() { [ -n "$(svc_sbx)" ] && listed "$(svc_sbx)"; }
-wait_for 10 svc_up
+check "a service runs" wait_for 20 svc_up
 out=$(ctl pause "$(svc_sbx)" 2>&1)
 is "$?" 125 "a service's sandbox is not paused"
 check "saying why" contains "$out" "a service's sandbox is not paused"
+diag "$out"
 ctl service stop lc >/dev/null
 
 # --- destroy of a paused sandbox ------------------------------------------
