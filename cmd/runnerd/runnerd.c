@@ -249,6 +249,7 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	else if (!net_claim(&(*polp)->m, req, rs->sb.id))
 		runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
+	TAILQ_INIT(&rs->recs);
 	rs->sb.policy = (*polp)->m;
 	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
 	if (svcws_claim(rs, req, &(*polp)->m, &rs->sb.uid) == -1) {
@@ -620,6 +621,7 @@ runnerd_client_gone(uint32_t peerid)
 	struct rsandbox	*rs, *next;
 
 	exec_client_gone(peerid);
+	execrec_client_gone(peerid);
 	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
@@ -657,8 +659,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 	case IMSG_RUN_KILL:
 		if (life_kill_refused(rs, req.corr, peerid))
 			break;
-		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+		/* The whole sandbox, detached execs' stragglers too. */
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+			if (e->abort == ABORT_NONE)
+				e->group_only = 0;
 			exec_abort(e, SBX_REASON_KILLED);
+		}
 		runnerd_result(peerid, req.corr, 0, "killed");
 		break;
 	case IMSG_RUN_DESTROY:
@@ -677,6 +683,28 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		life_resume(rs, req.corr, peerid);
 		break;
 	}
+}
+
+static void
+runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_exec_op	 op;
+	struct rsandbox		*rs;
+	char			 err[128];
+
+	RUN_GET(imsg, op);
+	runnerd_check(sbx_check_exec_op(&op, err, sizeof(err)), err);
+	if ((imsg_get_type(imsg) == IMSG_RUN_EXEC_PS) !=
+	    (op.op == SBX_EXEC_OP_LIST))
+		fatalx("%s: exec op %u as imsg %u", __func__, op.op,
+		    imsg_get_type(imsg));
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) == NULL)
+		return;
+	/* Signalling an exec of a paused sandbox: as kill, refused. */
+	if (op.op == SBX_EXEC_OP_SIGNAL &&
+	    life_kill_refused(rs, op.corr, peerid))
+		return;
+	execrec_request(rs, &op, peerid);
 }
 
 static void
@@ -871,6 +899,10 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_PAUSE:
 	case IMSG_RUN_RESUME:
 		runnerd_dispatch_id(imsg, peerid);
+		break;
+	case IMSG_RUN_EXEC_OP:
+	case IMSG_RUN_EXEC_PS:
+		runnerd_dispatch_exec_op(imsg, peerid);
 		break;
 	case IMSG_RUN_PS:
 		RUN_GET(imsg, req);

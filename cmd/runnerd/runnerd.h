@@ -24,6 +24,7 @@
 #define EXEC_PAUSE_MS		20
 
 struct rsandbox;
+struct execrec;
 
 struct rstream {
 	int		 fd;
@@ -77,6 +78,9 @@ struct rexec {
 	int			 finish_pending;	/* until SIGKILL */
 	int			 service;	/* SBX_EXEC_SERVICE */
 	struct event		 ev_resume;	/* reading again */
+	struct execrec		*rec;		/* its record, execrec.c */
+	int			 detached;	/* SBX_EXEC_DETACH */
+	int			 group_only;	/* a kill of it alone */
 };
 
 /*
@@ -138,6 +142,8 @@ struct rsandbox {
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
 	struct svcws		*svcws;		/* its kept workspace */
+	TAILQ_HEAD(, execrec)	 recs;		/* execs, live and kept */
+	uint32_t		 nrecs_done;	/* of them, finished */
 	struct rlife		 life;
 };
 
@@ -208,6 +214,19 @@ void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
+
+/* execrec.c: exec ids, kept output, attach, wait, per-exec kill */
+#define EXEC_ATTACH_MAX		16	/* clients on one exec at once */
+void	 execrec_new(struct rexec *, const struct sbx_exec_req *);
+void	 execrec_started(struct rexec *, struct sbx_exec_start *);
+void	 execrec_output(struct rexec *, uint32_t, const char *, size_t);
+void	 execrec_finished(struct rexec *, struct sbx_exec_result *);
+void	 execrec_discard(struct rexec *);
+void	 execrec_forget_all(struct rsandbox *);
+void	 execrec_client_gone(uint32_t);
+void	 execrec_request(struct rsandbox *, const struct sbx_exec_op *,
+	    uint32_t);
+int	 exec_signal(struct rexec *, int);
 
 /* stdio.c */
 void	 stdio_put(uint32_t, uint32_t, int);

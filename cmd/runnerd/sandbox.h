@@ -114,6 +114,9 @@ int	sandbox_events_read(struct sandbox *,
 	    void (*)(struct sandbox *, pid_t, int, void *), void *);
 /* Signal every process in the sandbox but its pid 1; returns how many. */
 int	sandbox_signal_all(struct sandbox *, int);
+/* sandbox_group.c: the processes of one process group in it. */
+int	sandbox_signal_group(struct sandbox *, pid_t, int);
+int	sandbox_group_nprocs(struct sandbox *, pid_t);
 /*
  * Pause: freeze every process of the sandbox (cgroup freezer, v2 or
  * v1), pid 1 too; 0, or -1 with err.  Resume thaws.  Kill: SIGKILL to

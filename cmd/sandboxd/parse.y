@@ -149,7 +149,8 @@ static char	*strpool(const char *);
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
-%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS TTL IDLE
+%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS
+%token	RETENTION HISTORY TTL IDLE
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -325,6 +326,15 @@ main		: SUBNET STRING {
 		}
 		| PREBUILD num32 {
 			gbegin()->prebuild = $2;
+			gcommit();
+		}
+		| EXEC RETENTION time {
+			if (secs(&gbegin()->exec_retention, $3,
+			    "exec retention") == 0)
+				gcommit();
+		}
+		| EXEC HISTORY num32 {
+			gbegin()->exec_history = $3;
 			gcommit();
 		}
 		| UIDRANGE num32 num32 {
@@ -633,6 +643,7 @@ static const struct keywords keywords[] = {
 	{ "fsize",		FSIZE },
 	{ "grace",		GRACE },
 	{ "group",		GROUP },
+	{ "history",		HISTORY },
 	{ "idle",		IDLE },
 	{ "inbound",		INBOUND },
 	{ "include",		INCLUDE },
@@ -661,6 +672,7 @@ static const struct keywords keywords[] = {
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },
 	{ "restart",		RESTART },
+	{ "retention",		RETENTION },
 	{ "root",		ROOT },
 	{ "secrets",		SECRETS },
 	{ "service",		SERVICE },
