@@ -3,7 +3,7 @@
 # labels and ps --label, pause and resume with the cgroup freezer.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 63
+plan 65
 
 setup_users
 write_sandbox_conf "uid-range $((600000 + ($$ % 500) * 1000)) 1000
@@ -138,6 +138,9 @@ is "$?" 125 "an exec into a paused sandbox is refused with 125"
 check "with a clear message" contains "$out" "is paused: sandboxctl resume"
 out=$(ctl kill "$p" 2>&1)
 is "$?" 125 "kill of a paused sandbox is refused too"
+out=$(ctl kill "$p.1" 2>&1)
+is "$?" 125 "and so is a kill of one of its execs ($p.1)"
+check "saying it is paused" contains "$out" "is paused"
 is "$(ctl pause "$p")" paused "pause again: still paused, no error"
 ctl resume "$p" >/dev/null
 is "$?" 0 "sandboxctl resume"
