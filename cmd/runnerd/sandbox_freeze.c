@@ -28,10 +28,10 @@ sandbox_pause(struct sandbox *sb, char *err, size_t len)
 		return (sbx_fail(err, len, "this host has no cgroup freezer "
 		    "(cgroup v2, or v1 with the freezer controller mounted)"));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while ((frozen = cgroup_is_frozen(sb->id)) == 0 &&
+	while ((frozen = cgroup_frozen(sb->id)) == 0 &&
 	    sbx_elapsed_ms(&t0) < SBX_FREEZE_WAIT_MS)
 		sbx_sleep_ms(2);
-	if (frozen != 1) {
+	if (!frozen) {
 		cgroup_freeze(sb->id, 0);
 		return (sbx_fail(err, len, "sandbox %s did not freeze within "
 		    "%d ms; left running", sb->id, SBX_FREEZE_WAIT_MS));
