@@ -92,13 +92,15 @@ fuzz: deps
 	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c lib/fdguard.c \
 	    lib/log.c ${PKG_LIBS}
 	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
-	    lib/sbx_msg.c lib/fileop.c lib/conf.c lib/utf8.c ${PKG_LIBS}
+	    lib/sbx_msg.c lib/fileop.c lib/label.c lib/conf.c lib/utf8.c \
+	    ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/envd -o $B/fuzz/fuzz_broker \
 	    regress/fuzz/fuzz_broker.c cmd/envd/broker.c cmd/envd/rpc.c \
 	    lib/conf.c lib/fdguard.c lib/log.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/sandboxd -o $B/fuzz/fuzz_config \
 	    regress/fuzz/fuzz_config.c $B/cmd/sandboxd/parse.c \
-	    cmd/sandboxd/printconf.c lib/conf.c lib/log.c lib/utf8.c ${PKG_LIBS}
+	    cmd/sandboxd/printconf.c lib/conf.c lib/duration.c lib/log.c \
+	    lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/dnspind -o $B/fuzz/fuzz_dns regress/fuzz/fuzz_dns.c \
 	    cmd/dnspind/dns.c cmd/dnspind/dns_wire.c cmd/dnspind/dns_answer.c \
 	    cmd/dnspind/dns_name.c lib/addrclass.c ${PKG_LIBS}

@@ -117,6 +117,9 @@ struct policy_msg {
 	uint32_t	watchdog;	/* seconds, 0 = none */
 	/* network { pins N }: live DNS pins a sandbox may hold */
 	uint32_t	pins_max;	/* CONF_PINS_DEFAULT */
+	/* limits { ttl; idle }: a created sandbox's defaults */
+	uint32_t	ttl;		/* seconds, 0 = none */
+	uint32_t	idle;		/* seconds, 0 = none */
 };
 
 enum policy_restart {

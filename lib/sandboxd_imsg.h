@@ -29,6 +29,8 @@ enum imsg_type {
 	IMSG_CTL_RUN,			/* struct sbx_run_req */
 	IMSG_CTL_STDIO,			/* struct sbx_stdio + fd */
 	IMSG_CTL_SERVICE,		/* struct svc_req */
+	IMSG_CTL_PAUSE = 120,		/* struct sbx_id_req */
+	IMSG_CTL_RESUME,		/* struct sbx_id_req */
 	/* detached execs: attach, wait, kill one; list a sandbox's */
 	IMSG_CTL_EXEC_OP = 130,		/* struct sbx_exec_op */
 	IMSG_CTL_EXEC_PS,		/* struct sbx_exec_op, op LIST */
@@ -77,6 +79,8 @@ enum imsg_type {
 	IMSG_RUN_RUN,			/* struct sbx_run_req */
 	IMSG_RUN_STDIO,			/* struct sbx_stdio + fd; no reply */
 	IMSG_RUN_SERVICES,		/* struct run_services; no reply */
+	IMSG_RUN_PAUSE = 270,		/* struct sbx_id_req */
+	IMSG_RUN_RESUME,		/* struct sbx_id_req */
 	IMSG_RUN_EXEC_OP = 280,		/* struct sbx_exec_op */
 	IMSG_RUN_EXEC_PS,		/* struct sbx_exec_op */
 	IMSG_RUN_FILEOP = 290,		/* struct sbx_fileop_req + socket */
@@ -196,6 +200,7 @@ enum proc_state {
 #define SVC_NAME_SIZE		CONF_NAME_SIZE
 #define SBX_EXEC_ARGS_SIZE	12288	/* argv then env, NUL-separated */
 #define SBX_OUTPUT_MAX		8192	/* bytes after sbx_output_hdr */
+#define SBX_LABELS_SIZE		1024	/* a sandbox's labels, packed */
 /* An exec's id: its sandbox's, a dot, its number there in decimal. */
 #define SBX_EXEC_ID_SIZE	(SBX_ID_SIZE + 11)
 
@@ -214,6 +219,13 @@ struct sbx_create_req {
 	/* Set by the master for a service's sandboxes, "" otherwise. */
 	char		service[CONF_NAME_SIZE];
 	char		want_id[SBX_ID_SIZE];	/* this id, not a new one */
+	/* Seconds; 0 = the policy's default (which may be none). */
+	uint32_t	ttl;		/* destroyed this long after creation */
+	uint32_t	idle;		/* ... after this long with no exec */
+	/* "KEY=VALUE\0" nlabels times, labels_len bytes (lib/label.h). */
+	uint32_t	nlabels;
+	uint32_t	labels_len;
+	char		labels[SBX_LABELS_SIZE];
 };
 
 /*
@@ -315,7 +327,8 @@ struct sbx_info {
 	uint32_t	procs;		/* processes but pid 1 */
 	uint8_t		ephemeral;
 	uint8_t		net;		/* enum sbx_net, once it is up */
-	uint8_t		pad[2];
+	uint8_t		paused;		/* sandboxctl pause */
+	uint8_t		pad;
 	uint64_t	memory;
 	uint32_t	pids;
 	uint32_t	cpu_percent;
@@ -327,6 +340,13 @@ struct sbx_info {
 	char		workspace_path[CONF_PATH_SIZE];	/* host side */
 	char		service[CONF_NAME_SIZE];	/* "" if none */
 	struct net_ident net_ident;	/* valid unless SBX_NET_NONE */
+	uint32_t	ttl;		/* seconds, 0 = none */
+	uint32_t	idle;		/* seconds, 0 = none */
+	int64_t		ttl_left;	/* seconds, -1 = none */
+	int64_t		idle_left;	/* seconds, -1 = not counting */
+	uint32_t	nlabels;	/* as in sbx_create_req */
+	uint32_t	labels_len;
+	char		labels[SBX_LABELS_SIZE];
 };
 
 enum sbx_net {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "label.h"
 #include "sbx_msg.h"
 
 int
@@ -49,6 +50,11 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 	    req->ephemeral > 1 || req->tap > 1 || req->restart > 1 ||
 	    (req->restart && req->service[0] == '\0')) {
 		snprintf(err, len, "malformed create request");
+		return (-1);
+	}
+	if (label_check_set(req->labels, sizeof(req->labels), req->nlabels,
+	    req->labels_len) == -1) {
+		snprintf(err, len, "malformed labels in a create request");
 		return (-1);
 	}
 	return (0);

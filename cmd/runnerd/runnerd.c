@@ -113,6 +113,7 @@ runnerd_info(struct rsandbox *rs, struct sbx_info *info)
 		info->net = rs->tap ? SBX_NET_TAP : SBX_NET_VETH;
 		info->net_ident = rs->net_ident;
 	}
+	life_info(rs, info);
 }
 
 /* The fs rules of one policy, as the array sandbox_create takes. */
@@ -302,6 +303,7 @@ runnerd_build_failed(struct rsandbox *rs, const char *err)
 			    rs->owner;
 
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	life_end(rs);
 	net_end(rs);
 	exec_discard(rs);
 	runnerd_env_announce(rs, 1);
@@ -376,6 +378,7 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	rs->ephemeral = req->ephemeral;
 	rs->created = time(NULL);
 	RB_INSERT(rsandbox_tree, &rsandboxes, rs);
+	life_begin(rs, req);
 	log_setcorr(req->corr);
 	log_info("sandbox %s created: policy %s, uid %u", rs->sb.id,
 	    pol->m.name, (unsigned int)rs->sb.uid);
@@ -413,6 +416,7 @@ runnerd_teardown(struct rsandbox *rs)
 	int	 keep = rs->failed && rs->sb.policy.keep_failed;
 
 	rs->retired = 1;
+	life_end(rs);
 	exec_kill_now(rs);
 	runnerd_env_announce(rs, 1);
 	net_end(rs);
@@ -504,6 +508,7 @@ runnerd_grave(struct rsandbox *rs)
 	struct timeval	 tv;
 
 	rs->retired = 1;
+	life_end(rs);
 	exec_kill_now(rs);
 	net_end(rs);
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
@@ -519,7 +524,7 @@ runnerd_grave(struct rsandbox *rs)
 	event_add(&rs->ev_grave, &tv);
 }
 
-static void
+void
 runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
 	runnerd_grave(rs);
@@ -533,6 +538,8 @@ runnerd_exec_done(struct rsandbox *rs)
 {
 	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, rs->owner, rs->run_corr);
+	else
+		life_activity(rs);
 }
 
 /* An exec that could not start has said why; a run sandbox goes. */
@@ -541,6 +548,8 @@ runnerd_exec_failed(struct rsandbox *rs)
 {
 	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, 0, rs->run_corr);
+	else
+		life_activity(rs);
 }
 
 /*
@@ -671,6 +680,8 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		return;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_KILL:
+		if (life_kill_refused(rs, req.corr, peerid))
+			break;
 		/* The whole sandbox, detached execs' stragglers too. */
 		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
 			if (e->abort == ABORT_NONE)
@@ -688,6 +699,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		if (net_show(rs, peerid, req.corr) == -1)
 			runnerd_result(peerid, req.corr, 0, "%s", "");
 		break;
+	case IMSG_RUN_PAUSE:
+		life_pause(rs, req.corr, peerid);
+		break;
+	case IMSG_RUN_RESUME:
+		life_resume(rs, req.corr, peerid);
+		break;
 	}
 }
 
@@ -704,8 +721,13 @@ runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
 	    (op.op == SBX_EXEC_OP_LIST))
 		fatalx("%s: exec op %u as imsg %u", __func__, op.op,
 		    imsg_get_type(imsg));
-	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) != NULL)
-		execrec_request(rs, &op, peerid);
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) == NULL)
+		return;
+	/* Signalling an exec of a paused sandbox: as kill, refused. */
+	if (op.op == SBX_EXEC_OP_SIGNAL &&
+	    life_kill_refused(rs, op.corr, peerid))
+		return;
+	execrec_request(rs, &op, peerid);
 }
 
 static void
@@ -733,6 +755,7 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
+	life_activity(rs);
 }
 
 static void
@@ -759,6 +782,7 @@ runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
 		return;
 	}
 	files_start_op(rs, &req, fd, peerid);
+	life_activity(rs);
 }
 
 static void
@@ -887,13 +911,16 @@ runnerd_dispatch_main(struct imsg *imsg)
 		RUN_GET(imsg, *ereq);
 		runnerd_check(sbx_check_exec(ereq, err, sizeof(err)), err);
 		if ((rs = runnerd_lookup((struct sbx_id_req *)ereq,
-		    peerid)) != NULL)
-			(void)exec_start(rs, ereq, peerid);
+		    peerid)) != NULL && !life_exec_refused(rs, ereq->corr,
+		    peerid) && exec_start(rs, ereq, peerid) == 0)
+			life_activity(rs);
 		free(ereq);
 		break;
 	case IMSG_RUN_KILL:
 	case IMSG_RUN_DESTROY:
 	case IMSG_RUN_SHOW:
+	case IMSG_RUN_PAUSE:
+	case IMSG_RUN_RESUME:
 		runnerd_dispatch_id(imsg, peerid);
 		break;
 	case IMSG_RUN_EXEC_OP:

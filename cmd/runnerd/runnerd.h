@@ -105,6 +105,31 @@ struct rsigall {
 	int			 want_kill;
 };
 
+/*
+ * Its lifecycle (lifecycle.c): time to live, idle limit, labels and
+ * pause.  Deadlines are on CLOCK_MONOTONIC; while paused, what was left
+ * of each clock is kept instead, and no timer runs.
+ */
+struct rlife_held;
+
+struct rlife {
+	uint32_t		 ttl;		/* seconds, 0 = none */
+	uint32_t		 idle;		/* seconds, 0 = none */
+	struct event		 ev_ttl;
+	struct event		 ev_idle;
+	int			 set;		/* the events are initialised */
+	int			 idle_on;	/* ev_idle counts */
+	struct timespec		 ttl_end;
+	struct timespec		 idle_end;
+	struct timespec		 ttl_left;	/* while paused */
+	struct timespec		 idle_left;
+	struct rlife_held	*held;		/* exec timers, while paused */
+	size_t			 nheld;
+	uint32_t		 nlabels;
+	uint32_t		 labels_len;
+	char			 labels[SBX_LABELS_SIZE];
+};
+
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
 enum rnet_state {
 	RNET_NONE = 0,		/* no network block, or gone */
@@ -145,6 +170,7 @@ struct rsandbox {
 	struct svcws		*svcws;		/* its kept workspace */
 	TAILQ_HEAD(, execrec)	 recs;		/* execs, live and kept */
 	uint32_t		 nrecs_done;	/* of them, finished */
+	struct rlife		 life;
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
@@ -168,6 +194,18 @@ void	 runnerd_net_ready(struct rsandbox *, int, const char *);
 void	 runnerd_new_id(char *);
 int	 runnerd_build(struct rsandbox *, struct conf_policy *, int, char *,
 	    size_t);
+
+void	 runnerd_retire(struct rsandbox *, uint32_t, const char *);
+
+/* lifecycle.c: ttl, idle, labels, pause and resume */
+void	 life_begin(struct rsandbox *, const struct sbx_create_req *);
+void	 life_end(struct rsandbox *);
+void	 life_activity(struct rsandbox *);
+int	 life_exec_refused(struct rsandbox *, const char *, uint32_t);
+int	 life_kill_refused(struct rsandbox *, const char *, uint32_t);
+void	 life_pause(struct rsandbox *, const char *, uint32_t);
+void	 life_resume(struct rsandbox *, const char *, uint32_t);
+void	 life_info(struct rsandbox *, struct sbx_info *);
 
 /* spare.c: sandboxes built ahead of demand */
 struct rsandbox *spare_take(const struct conf_policy *,

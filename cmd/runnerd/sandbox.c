@@ -601,6 +601,9 @@ sandbox_signal_procs(struct sandbox *sb, int sig)
 int
 sandbox_freeze(struct sandbox *sb, int on)
 {
+	/* Paused, it is frozen already, and must stay so until resumed. */
+	if (sb->paused)
+		return (0);
 	return (cgroup_freeze(sb->id, on));
 }
 

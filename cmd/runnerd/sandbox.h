@@ -86,6 +86,7 @@ struct sandbox {
 	/* Where its workspace goes at the end instead of away; "" none. */
 	char			 ws_keep[CONF_PATH_SIZE];
 	uint64_t		 oom_kills_seen;	/* at last check */
+	int			 paused;	/* frozen until resumed */
 	/* Free for the caller (runnerd.c). */
 	void			*owner;
 };
@@ -157,6 +158,14 @@ int	sandbox_frozen(struct sandbox *);
  */
 int	sandbox_signal_group(struct sandbox *, pid_t, int);
 int	sandbox_group_nprocs(struct sandbox *, pid_t);
+/*
+ * Pause: freeze every process of the sandbox (cgroup freezer, v2 or
+ * v1), pid 1 too; 0, or -1 with err.  Resume thaws.  Kill: SIGKILL to
+ * every process while frozen, then thaw, so none runs again.
+ */
+int	sandbox_pause(struct sandbox *, char *, size_t);
+int	sandbox_resume(struct sandbox *, char *, size_t);
+void	sandbox_kill_paused(struct sandbox *);
 /* Processes in the sandbox, pid 1 excluded. */
 int	sandbox_nprocs(struct sandbox *);
 /* 1 if the memory limit killed something since the last call. */

@@ -23,7 +23,8 @@ sandbox_group_walk(struct sandbox *sb, pid_t pgid, int sig)
 
 	if (pgid <= 1)
 		return (0);
-	frozen = sig != 0 && cgroup_freeze(sb->id, 1) == 0;
+	/* Paused, it is frozen already, and must stay so. */
+	frozen = sig != 0 && !sb->paused && cgroup_freeze(sb->id, 1) == 0;
 	if (cgroup_procs(sb->id, &pids, &n) == -1) {
 		pids = NULL;
 		n = 0;

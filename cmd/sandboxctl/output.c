@@ -147,8 +147,9 @@ void
 show_ps_header(void)
 {
 	if (!json)
-		printf("%-16s %-12s %8s %8s %5s %5s %8s %s\n", "ID", "POLICY",
-		    "UID", "PID", "EXECS", "PROCS", "AGE", "SERVICE");
+		printf("%-16s %-12s %8s %8s %5s %5s %8s %-7s %-12s %s\n", "ID",
+		    "POLICY", "UID", "PID", "EXECS", "PROCS", "AGE", "STATE",
+		    "LABELS", "SERVICE");
 }
 
 static json_t *
@@ -176,6 +177,7 @@ sandbox_json(const struct sbx_info *si, const char *event)
 	if (o != NULL && si->net != SBX_NET_NONE)
 		json_object_set_new(o, "network", net_ident_json(&si->net_ident,
 		    si->net == SBX_NET_TAP));
+	life_json(o, si);
 	return (o);
 }
 
@@ -195,21 +197,28 @@ show_sandbox_long(const struct sbx_info *si)
 	    (unsigned long long)si->stdout_cap,
 	    (unsigned long long)si->stderr_cap, si->workspace_path,
 	    (unsigned long long)si->workspace);
+	life_show_long(si);
 }
 
 void
 show_sandbox(const struct sbx_info *si, const char *event)
 {
+	char	 labels[SBX_LABELS_SIZE + 16];
+
+	if (ctl_last.ps && !life_ps_match(si))
+		return;
 	if (json) {
 		json_emit(sandbox_json(si, event != NULL ? event : "sandbox"));
 		return;
 	}
-	if (ctl_last.ps)
-		printf("%-16s %-12s %8u %8d %5u %5u %7llds %s\n", si->id,
-		    si->policy, si->uid, si->init_pid, si->execs, si->procs,
-		    (long long)(time(NULL) - si->created),
+	if (ctl_last.ps) {
+		life_labels_text(si, labels, sizeof(labels));
+		printf("%-16s %-12s %8u %8d %5u %5u %7llds %-7s %-12s %s\n",
+		    si->id, si->policy, si->uid, si->init_pid, si->execs,
+		    si->procs, (long long)(time(NULL) - si->created),
+		    life_state(si), labels,
 		    si->service[0] != '\0' ? si->service : "-");
-	else if (event != NULL && strcmp(event, "sandbox") == 0)
+	} else if (event != NULL && strcmp(event, "sandbox") == 0)
 		show_sandbox_long(si);
 }
 

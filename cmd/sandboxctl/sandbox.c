@@ -139,20 +139,14 @@ check_id(const char *id)
 
 /* Returns the new sandbox's id in id, or exits. */
 static int
-do_create(struct imsgbuf *ibuf, const char *policy, int tap, char *id)
+do_create(struct imsgbuf *ibuf, struct sbx_create_req *req, char *id)
 {
-	struct sbx_create_req	 req;
 	int			 rc;
 
-	memset(&req, 0, sizeof(req));
-	ctl_corr(req.corr);
-	if (policy != NULL && strlcpy(req.policy, policy,
-	    sizeof(req.policy)) >= sizeof(req.policy))
-		errx(1, "policy name too long: %s", policy);
-	req.tap = tap;
+	ctl_corr(req->corr);
 	ctl_last.sandbox_event = "sandbox.create";
 	ctl_last.have_sandbox = 0;
-	ctl_request(ibuf, IMSG_CTL_CREATE, -1, &req, sizeof(req));
+	ctl_request(ibuf, IMSG_CTL_CREATE, -1, req, sizeof(*req));
 	rc = ctl_replies(ibuf);
 	if (rc != 0 || !ctl_last.have_sandbox)
 		exit(rc != 0 ? rc : 1);
@@ -247,12 +241,12 @@ cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 int
 cmd_create(struct imsgbuf *ibuf, int argc, char *argv[])
 {
-	struct exec_opts	 o;
+	struct sbx_create_req	 req;
 	char			 id[SBX_ID_SIZE];
 
-	if (exec_options(argc, argv, "+Tp:", &o) != argc)
-		errx(1, "usage: create [-T | --tap] [-p policy]");
-	do_create(ibuf, o.policy, o.tap, id);
+	memset(&req, 0, sizeof(req));
+	life_create_options(argc, argv, &req);
+	do_create(ibuf, &req, id);
 	if (!json)
 		printf("%s\n", id);
 	return (0);
@@ -294,6 +288,7 @@ cmd_ps(struct imsgbuf *ibuf, int argc, char *argv[])
 {
 	struct ctl_request	 req;
 
+	life_ps_options(argc, argv);
 	memset(&req, 0, sizeof(req));
 	ctl_corr(req.corr);
 	ctl_last.sandbox_event = "sandbox";

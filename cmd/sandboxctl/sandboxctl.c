@@ -25,10 +25,12 @@ usage(void)
 	    "commands:\n"
 	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
 	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
-	    "\tcreate [-p policy]\n"
+	    "\tcreate [-T | --tap] [-p policy] [--ttl duration] "
+	    "[--idle duration]\n\t    [--label key=value]...\n"
 	    "\texec [-di] [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
 	    "\tattach exec\n\twait exec\n\tkill [-s signal] exec\n"
-	    "\tkill id\n\tdestroy id\n\tps [id]\n\tshow id\n"
+	    "\tkill id\n\tdestroy id\n\tpause id\n\tresume id\n"
+	    "\tps [--label key[=value]]...\n\tps id\n\tshow id\n"
 	    "\tput id local remote\n\tget id remote local\n"
 	    "\tput -r id localdir remotedir\n\tget -r id remotedir localdir\n"
 	    "\tls id [path]\n\tstat id path\n"
@@ -259,7 +261,12 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 		return (cmd_by_id(ibuf, IMSG_CTL_DESTROY, argc, argv));
 	if (strcmp(cmd, "show") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_SHOW, argc, argv));
-	if (strcmp(cmd, "ps") == 0 && argc == 1)
+	if (strcmp(cmd, "pause") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_PAUSE, argc, argv));
+	if (strcmp(cmd, "resume") == 0)
+		return (cmd_by_id(ibuf, IMSG_CTL_RESUME, argc, argv));
+	/* ps [--label ...]: sandboxes; ps ID: the execs of one. */
+	if (strcmp(cmd, "ps") == 0 && (argc == 1 || argv[1][0] == '-'))
 		return (cmd_ps(ibuf, argc, argv));
 	if (strcmp(cmd, "ps") == 0)
 		return (cmd_exec_ps(ibuf, argc, argv));

@@ -38,6 +38,15 @@ int	 cmd_put_tree(struct imsgbuf *, const char *, const char *,
 int	 cmd_get_tree(struct imsgbuf *, const char *, const char *,
 	    const char *);
 
+/* lifecycle.c: --ttl, --idle, --label; ps --label; how they show */
+void	 life_create_options(int, char *[], struct sbx_create_req *);
+void	 life_ps_options(int, char *[]);
+int	 life_ps_match(const struct sbx_info *);
+const char *life_state(const struct sbx_info *);
+void	 life_labels_text(const struct sbx_info *, char *, size_t);
+void	 life_json(json_t *, const struct sbx_info *);
+void	 life_show_long(const struct sbx_info *);
+
 /* service.c */
 int	 cmd_service(struct imsgbuf *, int, char *[]);
 

@@ -477,6 +477,10 @@ static const struct ctl_fwd ctl_fwds[] = {
 	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_FILEOP, IMSG_RUN_FILEOP, sizeof(struct sbx_fileop_req),
 	    CTL_RIGHTS_ALL, 1, 0 },
+	{ IMSG_CTL_PAUSE, IMSG_RUN_PAUSE, sizeof(struct sbx_id_req),
+	    CTL_RIGHTS_ALL, 0, 0 },
+	{ IMSG_CTL_RESUME, IMSG_RUN_RESUME, sizeof(struct sbx_id_req),
+	    CTL_RIGHTS_ALL, 0, 0 },
 };
 
 static const struct ctl_fwd *

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "duration.h"
 #include "log.h"
 
 #define MAX_INCLUDE_DEPTH	8
@@ -149,7 +150,7 @@ static char	*strpool(const char *);
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
 %token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS
-%token	RETENTION HISTORY
+%token	RETENTION HISTORY TTL IDLE
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -576,6 +577,18 @@ limopt		: MEMORY size {
 			if (msecs(&pbegin()->grace_ms, $2, "grace") == 0)
 				pcommit(1);
 		}
+		| TTL time {
+			if (secs(&pbegin()->ttl, $2, "ttl") == 0)
+				pcommit(1);
+			else
+				curpol->m = psaved;
+		}
+		| IDLE time {
+			if (secs(&pbegin()->idle, $2, "idle") == 0)
+				pcommit(1);
+			else
+				curpol->m = psaved;
+		}
 		;
 
 fsblock		: '{' fslist '}'
@@ -631,6 +644,7 @@ static const struct keywords keywords[] = {
 	{ "grace",		GRACE },
 	{ "group",		GROUP },
 	{ "history",		HISTORY },
+	{ "idle",		IDLE },
 	{ "inbound",		INBOUND },
 	{ "include",		INCLUDE },
 	{ "interface-prefix",	IFPREFIX },
@@ -671,6 +685,7 @@ static const struct keywords keywords[] = {
 	{ "tcp",		TCP },
 	{ "timeout",		TIMEOUT },
 	{ "tmp",		TMP },
+	{ "ttl",		TTL },
 	{ "udp",		UDP },
 	{ "uid-range",		UIDRANGE },
 	{ "unset",		UNSET },
@@ -1423,34 +1438,17 @@ parse_size(const char *s, uint64_t *out)
 	return (0);
 }
 
-/* Milliseconds from seconds, or from ms, s, m or h. */
+/* Milliseconds from seconds, or from ms, s, m or h (lib/duration.c). */
 static int
 parse_time(const char *s, uint64_t *ms)
 {
-	static const struct {
-		const char	*sfx;
-		uint64_t	 mul;
-	} units[] = {
-		{ "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
-		{ "h", 3600000 }
-	};
-	uint64_t	 v;
-	size_t		 i;
-	char		*ep;
-
-	if (parse_u64(s, &v, &ep) == 0)
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-			if (strcmp(ep, units[i].sfx) != 0)
-				continue;
-			if (v > UINT64_MAX / units[i].mul) {
-				yyerror("\"%s\": time too large", s);
-				return (-1);
-			}
-			*ms = v * units[i].mul;
-			return (0);
-		}
-	yyerror("\"%s\": bad time, want a number with an optional ms, s, "
-	    "m or h suffix", s);
+	if (duration_parse(s, ms) == 0)
+		return (0);
+	if (errno == ERANGE)
+		yyerror("\"%s\": time too large", s);
+	else
+		yyerror("\"%s\": bad time, want a number with an optional "
+		    "ms, s, m or h suffix", s);
 	return (-1);
 }
 

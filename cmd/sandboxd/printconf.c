@@ -292,6 +292,10 @@ print_limits(struct policy_msg *p)
 	printf("\t\tfsize %s\n", fmt_size(p->fsize, a, sizeof(a)));
 	printf("\t\tnofile %u\n", p->nofile);
 	printf("\t\tgrace %s\n", fmt_ms(p->grace_ms, a, sizeof(a)));
+	if (p->ttl != 0)
+		printf("\t\tttl %s\n", fmt_secs(p->ttl, a, sizeof(a)));
+	if (p->idle != 0)
+		printf("\t\tidle %s\n", fmt_secs(p->idle, a, sizeof(a)));
 	printf("\t}\n");
 }
 
