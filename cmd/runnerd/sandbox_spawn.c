@@ -125,10 +125,21 @@ spawn_send(struct sandbox *sb, const struct sandbox_exec_spec *es,
 }
 
 static int
-spawn_failed(const struct zyg_reply *r, char *err, size_t len)
+spawn_failed(struct sandbox *sb, const struct zyg_reply *r, char *err,
+    size_t len)
 {
 	const char	*e = strerror(r->err);
 
+	/* What sandboxctl tells apart: 127 not found, 126 not runnable. */
+	if (r->stage == ZYG_S_NOTFOUND)
+		sb->spawn_errno = r->err == EACCES ? EACCES : ENOENT;
+	else if (r->stage == ZYG_S_EXEC && (r->err == ENOENT ||
+	    r->err == ENOTDIR))
+		sb->spawn_errno = ENOENT;
+	else if (r->stage == ZYG_S_EXEC && (r->err == EACCES ||
+	    r->err == EPERM || r->err == ENOEXEC || r->err == EISDIR ||
+	    r->err == ETXTBSY || r->err == ELIBBAD))
+		sb->spawn_errno = EACCES;
 	switch (r->stage) {
 	case ZYG_S_REQUEST:
 		return (sbx_fail(err, len, "sandbox_spawn: pid 1 refused the "
@@ -262,7 +273,7 @@ spawn_collect(struct sandbox *sb, int fd, char *err, size_t len)
 				pid = cred.pid;
 			else if (r.type == ZYG_FAILED && !failed) {
 				r.arg[sizeof(r.arg) - 1] = '\0';
-				spawn_failed(&r, err, len);
+				spawn_failed(sb, &r, err, len);
 				failed = 1;
 			}
 		}
@@ -305,6 +316,7 @@ sandbox_spawn(struct sandbox *sb, const struct sandbox_exec_spec *es,
 	pid_t			 pid;
 	int			 rp[2], on = 1, rc;
 
+	sb->spawn_errno = 0;
 	if (es->argv == NULL || es->argv[0] == NULL || es->argv[0][0] == '\0')
 		return (sbx_fail(err, len, "sandbox_spawn: no command"));
 	if (sb->sock == -1)
@@ -392,10 +404,15 @@ sandbox_events_read(struct sandbox *sb,
 			continue;
 		}
 		/* cb may spawn, growing sb->live: nothing held across it. */
-		if ((pid = spawn_take(sb, x.token)) > 0)
+		if ((pid = spawn_take(sb, x.token)) > 0) {
+			sb->usage.utime_us = x.utime_us;
+			sb->usage.stime_us = x.stime_us;
+			sb->usage.maxrss_kb = x.maxrss_kb;
 			cb(sb, pid, x.wstatus, arg);
+		}
 	}
 	/* pid 1 is gone, and the kernel killed the rest with it. */
+	memset(&sb->usage, 0, sizeof(sb->usage));
 	while (sb->nlive > 0) {
 		pid = sb->live[--sb->nlive].pid;
 		cb(sb, pid, SIGKILL, arg);
