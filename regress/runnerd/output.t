@@ -21,7 +21,7 @@ jx() { python3 -c '
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
 x = [e for e in ev if e["event"] == "exit"][0]
-out = "".join(e["data"] for e in ev if e["event"] == "output")
+out = "".join(e.get("data", "") for e in ev if e["event"] == "output")
 print(eval(sys.argv[2]))' "$@"; }
 is "$(jx "$T/j" 'x["truncated"]["stdout"], x["truncated"]["stderr"]')" "(True, False)" \
     "the exit event says stdout was truncated"
@@ -36,15 +36,17 @@ ctl run -p tight -- sh -c 'head -c 200K /dev/zero | tr "\0" e >&2; echo out' \
 is "$(cat "$T/o2")" out "stdout has its own cap"
 is "$(head -c 51200 "$T/e2" | tr -d e | wc -c)" 0 "stderr is capped at 50K"
 
-# Lines arrive as they are written, not at the end.
+# Lines arrive as they are written, not at the end: the ts of each
+# output event is when sandboxctl had it.
 ctl -j run -- sh -c 'echo first; sleep 2; echo second' |
     python3 -c '
-import json, sys, time
+import datetime, json, sys
 t = {}
 for l in sys.stdin:
     r = json.loads(l)
     if r["event"] == "output":
-        t[r["data"]] = time.monotonic()
+        t[r["data"]] = datetime.datetime.strptime(r["ts"],
+            "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
 print("streamed" if t["second\n"] - t["first\n"] > 1.5 else "batched")' > "$T/s"
 is "$(cat "$T/s")" streamed "lines are streamed as they are written"
 is "$(ctl run -- sh -c 'printf "a\nb\nc"' | od -c | head -1 | tr -s ' ')" \
