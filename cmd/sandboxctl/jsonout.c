@@ -210,6 +210,22 @@ jev_error(const char *code, int error, const char *corr, const char *msg)
  * An error of sandboxctl itself, or one that ends the connection:
  * an error event with -j, a line on standard error without; 125.
  */
+__attribute__((noreturn))
+static void
+ctl_fail_with(const char *code, int error, const char *msg)
+{
+	if (json)
+		jev_error(code, error, NULL, msg);
+	else
+		fprintf(stderr, "sandboxctl: %s\n", msg);
+	/* The command had ended (run lost its last reply): its exit stays. */
+	if (ctl_last.have_exec_result) {
+		show_exec_end();
+		exit(ctl_last.exit_status);
+	}
+	exit(125);
+}
+
 void
 ctl_fail(const char *code, const char *fmt, ...)
 {
@@ -219,23 +235,22 @@ ctl_fail(const char *code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (json)
-		jev_error(code, 0, NULL, msg);
-	else
-		fprintf(stderr, "sandboxctl: %s\n", msg);
-	exit(125);
+	ctl_fail_with(code, 0, msg);
 }
 
-/* The same, with errno's text after the message. */
+/* The same, with errno's text after the message and in the event. */
 void
 ctl_fail_errno(const char *code, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	 msg[1024];
 	int	 saved = errno;
+	size_t	 n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ctl_fail(code, "%s: %s", msg, strerror(saved));
+	n = strlen(msg);
+	snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(saved));
+	ctl_fail_with(code, saved, msg);
 }

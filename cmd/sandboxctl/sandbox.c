@@ -52,6 +52,7 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;
+	opterr = 0;	/* said below, as JSON with -j */
 	while ((ch = getopt_long(argc, argv, opts, strchr(opts, 'T') != NULL ?
 	    longopts : longopts + 1, NULL)) != -1) {
 		switch (ch) {
@@ -77,8 +78,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 			o->tap = 1;
 			break;
 		default:
-			ctl_fail("usage", "%s: bad option; usage: see sandboxctl(8)",
-			    argv[0]);
+			ctl_fail("usage", "%s: unknown option or missing "
+			    "argument -%c; usage: see sandboxctl(8)", argv[0],
+			    optopt != 0 ? optopt : '?');
 		}
 	}
 	return (optind);
