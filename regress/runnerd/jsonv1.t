@@ -6,12 +6,15 @@
 # 124, 125, 126, 127 and 128+N, each produced for real.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 26
+plan 29
 
 setup_users
 write_sandbox_conf "uid-range $((330000 + ($$ % 500) * 1000)) 1000
 policy \"big\" {
 	limits { stdout 4M; stderr 1M; timeout 1s max 10s; grace 300ms }
+}
+policy \"svc\" {
+	restart never
 }"
 check "suite starts" suite_start
 
@@ -57,7 +60,7 @@ for e in ev:
     if e["event"] != "output":
         continue
     assert ("data" in e) != ("data_b64" in e), e
-    assert e["id"] and e["exec"] >= 1, e
+    assert "id" in e and "exec" in e, e
     if "data" in e:
         streams[e["stream"]] += e["data"].encode()
     else:
@@ -70,6 +73,11 @@ print(len(exits), exits[-1] == len(ev) - 1 if exits else False, b64)
 PY
 res=$(python3 "$T/decode.py" "$T/j" "$T/got" 2>&1)
 check "every line parses and carries v 1, event and ts ($res)" [ -n "${res%%Traceback*}" ]
+is "$(python3 -c '
+import json, sys
+print(all(e["id"] and e["exec"] == 1 for e in map(json.loads, open(sys.argv[1]))
+    if e["event"] in ("start", "output", "exit")))' "$T/j")" True "every event of the exec names it: id and exec"
+
 is "${res% *}" "1 True" "exactly one exit event, and it is the last line"
 check "stdout comes back byte for byte: 256 byte values, split characters, invalid UTF-8, a 1 MiB line" \
     cmp -s "$T/want.out" "$T/got.stdout"
@@ -136,5 +144,16 @@ is "$?/$(x "$T/j124" 'x["reason"]')" "124/timeout" "a timeout: 124, reason timeo
 ctl -j run -- sh -c 'kill -9 $$' >"$T/j137"
 is "$?/$(x "$T/j137" 'x["code"], x["signal"], x["signal_name"], x["reason"]')" \
     "137/(None, 9, 'KILL', 'signalled')" "kill -9 \$\$: 137, reason signalled"
+
+# service attach -j: the service's bytes as output events, exactly.
+ctl service start echoer -p svc -- cat >/dev/null
+wait_for 10 sh -c "'$SANDBOXCTL' -s '$SOCK' -j service status echoer | grep -q '\"state\":\"running\"'"
+{ printf 'h\303'; sleep 0.3; printf '\251llo \377\000\n'; } >"$T/att.in"
+ctl -j service attach echoer <"$T/att.in" >"$T/att.j"
+res=$(python3 "$T/decode.py" "$T/att.j" "$T/att")
+check "service attach -j: every line parses, output events exact ($res)" \
+    cmp -s "$T/att.in" "$T/att.stdout"
+is "$(tail -n 1 "$T/att.j" | python3 -c 'import json, sys; e = json.load(sys.stdin); print(e["event"], e["ok"])')" \
+    "result True" "... ending with a result"
 
 done_testing
