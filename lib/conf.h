@@ -70,7 +70,8 @@ struct conf_global_msg {
 	uint32_t		prebuild;	/* sandboxes built ahead, 1 */
 	uint32_t		control_clients;	/* connected at once, 4096 */
 	uint32_t		pad;
-	uint64_t		control_queue;	/* replies unread, all clients: 128M */
+	/* Bytes of replies all control clients leave unread, 128M */
+	uint64_t		control_queue;
 };
 
 enum policy_egress {

@@ -64,7 +64,8 @@ struct rexec {
 	pid_t			 pid;
 	int			 exited;
 	int			 wstatus;
-	struct sandbox_usage	 usage;		/* from pid 1, at its end */
+	/* What it used, from pid 1 at its end. */
+	struct sandbox_usage	 usage;
 	struct timespec		 start;
 	uint32_t		 timeout;
 	struct rstream		 out[2];	/* stdout, stderr */

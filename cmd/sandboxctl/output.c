@@ -336,8 +336,9 @@ show_exec_result(const struct sbx_exec_result *r)
 	ctl_last.exec_result = *r;
 	ctl_last.have_exec_result = 1;
 	ctl_last.exit_status = rc;
+	/* With -j, the exit event comes last, from show_exec_end. */
 	if (json)
-		return (rc);	/* the exit event comes last: show_exec_end */
+		return (rc);
 	esc_flush(STDOUT_FILENO, &esc_out);
 	esc_flush(STDERR_FILENO, &esc_err);
 	if (r->reason != SBX_REASON_EXIT ||

@@ -62,7 +62,8 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 		case 'e':
 			if (strchr(optarg, '=') == NULL || optarg[0] == '=' ||
 			    o->nenv >= SBX_EXEC_MAX_ARGS)
-				ctl_fail("usage", "bad -e %s: want KEY=VALUE", optarg);
+				ctl_fail("usage", "bad -e %s: want KEY=VALUE",
+				    optarg);
 			o->env[o->nenv++] = optarg;
 			break;
 		case 't':
@@ -120,8 +121,8 @@ exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
 		ctl_fail("usage", "directory too long: %s", o->cwd);
 	o->env[o->nenv] = NULL;
 	if (sbx_exec_pack(req, argv, o->env) == -1)
-		ctl_fail("usage", "command and environment too long (%d bytes at most)",
-		    SBX_EXEC_ARGS_SIZE);
+		ctl_fail("usage", "command and environment too long (%d bytes "
+		    "at most)", SBX_EXEC_ARGS_SIZE);
 }
 
 static void
@@ -264,8 +265,8 @@ cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
 
 	i = exec_options(argc, argv, "+ie:t:w:", &o);
 	if (i >= argc)
-		ctl_fail("usage", "usage: exec [-i] [-e K=V] [-t timeout] [-w dir] id -- "
-		    "cmd ...");
+		ctl_fail("usage", "usage: exec [-i] [-e K=V] [-t timeout] [-w "
+		    "dir] id -- cmd ...");
 	check_id(argv[i]);
 	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));
 }

@@ -89,9 +89,10 @@ struct ctl_last {
 	int			 stdio[2];	/* attach: sent by sandboxd */
 	int			 service_long;	/* service status */
 	int			 service_header;	/* printed */
-	struct sbx_exec_result	 exec_result;	/* shown last: exit */
+	/* An exec's end, for the exit event that comes last. */
+	struct sbx_exec_result	 exec_result;
 	int			 have_exec_result;
-	int			 exit_status;	/* of the exec, once ended */
+	int			 exit_status;
 };
 extern struct ctl_last	 ctl_last;
 

@@ -26,8 +26,8 @@
 static void
 svc_usage(void)
 {
-	ctl_fail("usage", "usage: service start name [-p policy] [-e K=V]... [-- cmd "
-	    "...] | stop name | restart name | status name | list | "
+	ctl_fail("usage", "usage: service start name [-p policy] [-e K=V]... "
+	    "[-- cmd ...] | stop name | restart name | status name | list | "
 	    "attach name");
 }
 
@@ -55,12 +55,14 @@ svc_start_args(struct svc_req *req, int argc, char *argv[])
 		case 'p':
 			if (strlcpy(req->policy, optarg, sizeof(req->policy)) >=
 			    sizeof(req->policy))
-				ctl_fail("usage", "policy name too long: %s", optarg);
+				ctl_fail("usage", "policy name too long: %s",
+				    optarg);
 			break;
 		case 'e':
 			if (strchr(optarg, '=') == NULL || optarg[0] == '=' ||
 			    nenv >= SBX_EXEC_MAX_ARGS)
-				ctl_fail("usage", "bad -e %s: want KEY=VALUE", optarg);
+				ctl_fail("usage", "bad -e %s: want KEY=VALUE",
+				    optarg);
 			env[nenv++] = optarg;
 			break;
 		default:
@@ -75,8 +77,8 @@ svc_start_args(struct svc_req *req, int argc, char *argv[])
 	}
 	ctl_corr(req->exec.corr);
 	if (sbx_exec_pack(&req->exec, argv + optind, env) == -1)
-		ctl_fail("usage", "command and environment too long (%d bytes at most)",
-		    SBX_EXEC_ARGS_SIZE);
+		ctl_fail("usage", "command and environment too long (%d bytes "
+		    "at most)", SBX_EXEC_ARGS_SIZE);
 }
 
 static void
@@ -179,8 +181,8 @@ svc_attach(struct imsgbuf *ibuf)
 	if ((rc = ctl_replies(ibuf)) != 0)
 		return (rc);
 	if (ctl_last.stdio[0] == -1 || ctl_last.stdio[1] == -1)
-		ctl_fail("protocol", "sandboxd did not send the service's standard input "
-		    "and output");
+		ctl_fail("protocol", "sandboxd did not send the service's "
+		    "standard input and output");
 	rc = attach_pump(ctl_last.stdio[0], ctl_last.stdio[1], ibuf->fd);
 	close(ctl_last.stdio[0]);
 	close(ctl_last.stdio[1]);

@@ -28,8 +28,8 @@
 #define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread: stop reading it */
 #define CONTROL_QUEUE_STALL	30	/* secs over it reading nothing */
 #define CONTROL_QUEUE_HARD	(64 * 1024 * 1024) /* unread: drop anyway */
-#define CONTROL_QUEUE_SUM_AT	(64 * 1024)	/* then add all queues up */
-#define CONTROL_ACCEPT_PAUSE_MS	100	/* out of fds: accept again then */
+#define CONTROL_QUEUE_SUM_AT	(64 * 1024)	/* then sum all queues */
+#define CONTROL_ACCEPT_PAUSE_MS	100	/* out of fds: retry after */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -55,7 +55,7 @@ struct ctl_conn {
 	int			 paused;	/* over the queue limit */
 	uint64_t		 qmark;		/* bytes it had read then */
 	struct event		 ev_qstall;
-	int			 shed;		/* over control queue: told */
+	int			 shed;	/* control queue */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
