@@ -32,6 +32,8 @@
 #define CONTROL_QUEUE_DEFAULT	(128ULL * 1024 * 1024)
 #define CONTROL_QUEUE_MIN	(1024 * 1024)
 #define CONTROL_QUEUE_LIMIT	(64ULL * 1024 * 1024 * 1024)
+#define EXEC_RETENTION_MAX	86400
+#define EXEC_HISTORY_MAX	1024
 
 /* The system allowlist when the global env block has no pass. */
 static const char *const sysenv_default[] = {
@@ -111,6 +113,8 @@ conf_new(void)
 	g->prebuild = 1;
 	g->control_clients = CONTROL_CLIENTS_DEFAULT;
 	g->control_queue = CONTROL_QUEUE_DEFAULT;
+	g->exec_retention = CONF_EXEC_RETENTION_DEFAULT;
+	g->exec_history = CONF_EXEC_HISTORY_DEFAULT;
 	return (c);
 }
 
@@ -504,6 +508,12 @@ check_global_ids(const struct conf_global_msg *g, char *buf, size_t len)
 	    g->control_queue > CONTROL_QUEUE_LIMIT)
 		return (fail(buf, len, "control queue %llu: must be 1M to 64G",
 		    (unsigned long long)g->control_queue));
+	if (g->exec_retention == 0 || g->exec_retention > EXEC_RETENTION_MAX)
+		return (fail(buf, len, "exec retention %us: must be 1 to %u "
+		    "seconds", g->exec_retention, EXEC_RETENTION_MAX));
+	if (g->exec_history == 0 || g->exec_history > EXEC_HISTORY_MAX)
+		return (fail(buf, len, "exec history %u: must be 1 to %u",
+		    g->exec_history, EXEC_HISTORY_MAX));
 	return (0);
 }
 

@@ -25,6 +25,28 @@ static void	exec_finish(struct rexec *);
 static void	exec_done(struct rexec *);
 static void	exec_fail(struct rexec *, int, const char *);
 
+/*
+ * What an abort signals: the whole sandbox, as an exec's timeout and
+ * a kill of the sandbox always did; a detached exec and a kill of one
+ * exec reach only that exec's process group (it called setsid).
+ */
+static void
+exec_signal_scope(struct rexec *e, int sig)
+{
+	if (e->group_only)
+		sandbox_signal_group(&e->rs->sb, e->pid, sig);
+	else
+		sandbox_signal_all(&e->rs->sb, sig);
+}
+
+static int
+exec_nprocs(struct rexec *e)
+{
+	if (e->group_only)
+		return (sandbox_group_nprocs(&e->rs->sb, e->pid));
+	return (sandbox_nprocs(&e->rs->sb));
+}
+
 int
 exec_count(struct rsandbox *rs)
 {
@@ -71,6 +93,7 @@ exec_send(struct rexec *e, struct rstream *s, size_t len)
 		imsg_close(&child_iev_main()->ibuf, b);
 		imsgev_add(child_iev_main());
 	}
+	execrec_output(e, s->which, s->buf, len);
 	memmove(s->buf, s->buf + len, s->len - len);
 	s->len -= len;
 }
@@ -220,6 +243,8 @@ exec_free(struct rexec *e)
 	exec_env_free(e);
 	for (i = 0; i < 2; i++)
 		exec_stream_close(e, &e->out[i]);
+	if (e->rec != NULL)
+		execrec_discard(e);
 	evtimer_del(&e->ev_timeout);
 	evtimer_del(&e->ev_abort);
 	evtimer_del(&e->ev_drain);
@@ -254,6 +279,7 @@ exec_finish(struct rexec *e)
 	res.utime_us = e->usage.utime_us;
 	res.stime_us = e->usage.stime_us;
 	res.maxrss_kb = e->usage.maxrss_kb;
+	sbx_format_exec_id(res.exec, res.id, res.exec_id);
 	/* keep-failed: the command failed, not the sandbox's destruction. */
 	if (res.reason != SBX_REASON_KILLED &&
 	    (res.reason != SBX_REASON_EXIT || res.status != 0))
@@ -264,6 +290,7 @@ exec_finish(struct rexec *e)
 	    res.signal, (unsigned long long)res.duration_us);
 	log_setcorr(NULL);
 	runnerd_reply(IMSG_CTL_EXEC_RESULT, e->peerid, &res, sizeof(res));
+	execrec_finished(e, &res);
 	rs = e->rs;
 	exec_free(e);
 	runnerd_exec_done(rs);
@@ -278,7 +305,7 @@ static void
 exec_done(struct rexec *e)
 {
 	/* Stragglers that outlive SIGTERM wait for the SIGKILL step. */
-	if (e->abort == ABORT_TERM && sandbox_nprocs(&e->rs->sb) > 0) {
+	if (e->abort == ABORT_TERM && exec_nprocs(e) > 0) {
 		e->finish_pending = 1;
 		return;
 	}
@@ -290,7 +317,7 @@ exec_done(struct rexec *e)
 	if (e->abort == ABORT_NOTIFY) {
 		evtimer_del(&e->ev_abort);
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
+		exec_signal_scope(e, SIGKILL);
 	}
 	exec_finish(e);
 }
@@ -383,12 +410,12 @@ exec_abort_step(int fd, short event, void *arg)
 		break;
 	case ABORT_NOTIFY:
 		e->abort = ABORT_TERM;
-		sandbox_signal_all(&e->rs->sb, SIGTERM);
+		exec_signal_scope(e, SIGTERM);
 		evtimer_add(&e->ev_abort, &tv);
 		break;
 	case ABORT_TERM:
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
+		exec_signal_scope(e, SIGKILL);
 		if (e->finish_pending)
 			exec_finish(e);
 		break;
@@ -582,7 +609,13 @@ exec_launch(struct rexec *e, int broker)
 	st.exec_id = e->id;
 	st.pid = e->pid;
 	st.timeout = e->timeout;
+	execrec_started(e, &st);
 	runnerd_reply(IMSG_CTL_EXEC_START, e->peerid, &st, sizeof(st));
+	/* Detached: its starter has its id and goes; nobody is attached. */
+	if (e->detached) {
+		runnerd_result(e->peerid, e->corr, 0, "%s", "");
+		e->peerid = 0;
+	}
 }
 
 static struct rexec *
@@ -771,7 +804,9 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	evtimer_set(&e->ev_drain, exec_drain_timeout, e);
 	evtimer_set(&e->ev_resume, exec_resume, e);
 	e->service = (req->flags & SBX_EXEC_SERVICE) != 0;
+	e->detached = e->group_only = (req->flags & SBX_EXEC_DETACH) != 0;
 	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
+	execrec_new(e, req);
 	exec_env_request(e, rs->sb.policy.name);
 	return (0);
 }
@@ -819,6 +854,7 @@ exec_kill_now(struct rsandbox *rs)
 		}
 		exec_finish(e);
 	}
+	execrec_forget_all(rs);
 }
 
 /* Nobody reads the output any more: abort what that client ran. */
@@ -834,4 +870,40 @@ exec_client_gone(uint32_t peerid)
 				e->peerid = 0;
 				exec_abort(e, SBX_REASON_KILLED);
 			}
+}
+
+/*
+ * sandboxctl kill EXEC: TERM (and KILL) run the abort sequence on its
+ * process group alone; any other signal is passed on once.  -1 with
+ * errno when there is nothing left to signal.
+ */
+int
+exec_signal(struct rexec *e, int sig)
+{
+	if (e->env != NULL) {
+		exec_abort(e, SBX_REASON_KILLED);
+		return (0);
+	}
+	if (e->exited) {
+		errno = ESRCH;
+		return (-1);
+	}
+	if (sig == SIGTERM || sig == SIGKILL) {
+		if (e->abort == ABORT_NONE)
+			e->group_only = 1;
+		exec_abort(e, SBX_REASON_KILLED);
+		/* KILL skips the grace: straight to the last step. */
+		if (sig == SIGKILL && e->group_only && !e->exited &&
+		    e->abort != ABORT_KILL) {
+			evtimer_del(&e->ev_abort);
+			e->abort = ABORT_TERM;
+			exec_abort_step(-1, 0, e);
+		}
+		return (0);
+	}
+	if (sandbox_signal_group(&e->rs->sb, e->pid, sig) == 0) {
+		errno = ESRCH;
+		return (-1);
+	}
+	return (0);
 }

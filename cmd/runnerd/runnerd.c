@@ -18,6 +18,7 @@
 
 #include "child.h"
 #include "env_msg.h"
+#include "fileop.h"
 #include "net_msg.h"
 #include "log.h"
 #include "runnerd.h"
@@ -263,6 +264,7 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	else if (!net_claim(&(*polp)->m, req, rs->sb.id))
 		runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
+	TAILQ_INIT(&rs->recs);
 	rs->sb.policy = (*polp)->m;
 	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
 	if (svcws_claim(rs, req, &(*polp)->m, &rs->sb.uid) == -1) {
@@ -626,6 +628,7 @@ runnerd_client_gone(uint32_t peerid)
 	struct rsandbox	*rs, *next;
 
 	exec_client_gone(peerid);
+	execrec_client_gone(peerid);
 	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
@@ -661,8 +664,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		return;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_KILL:
-		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+		/* The whole sandbox, detached execs' stragglers too. */
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+			if (e->abort == ABORT_NONE)
+				e->group_only = 0;
 			exec_abort(e, SBX_REASON_KILLED);
+		}
 		runnerd_result(peerid, req.corr, 0, "killed");
 		break;
 	case IMSG_RUN_DESTROY:
@@ -675,6 +682,23 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 			runnerd_result(peerid, req.corr, 0, "%s", "");
 		break;
 	}
+}
+
+static void
+runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_exec_op	 op;
+	struct rsandbox		*rs;
+	char			 err[128];
+
+	RUN_GET(imsg, op);
+	runnerd_check(sbx_check_exec_op(&op, err, sizeof(err)), err);
+	if ((imsg_get_type(imsg) == IMSG_RUN_EXEC_PS) !=
+	    (op.op == SBX_EXEC_OP_LIST))
+		fatalx("%s: exec op %u as imsg %u", __func__, op.op,
+		    imsg_get_type(imsg));
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) != NULL)
+		execrec_request(rs, &op, peerid);
 }
 
 static void
@@ -702,6 +726,32 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
+}
+
+static void
+runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_fileop_req	 req;
+	struct rsandbox		*rs;
+	char			 err[128];
+	int			 fd;
+
+	RUN_GET(imsg, req);
+	fd = imsg_get_fd(imsg);
+	runnerd_check(sbx_check_fileop(&req, err, sizeof(err)), err);
+	if (fd == -1)
+		fatalx("%s: file operation without a socket", __func__);
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&req, peerid)) == NULL) {
+		close(fd);
+		return;
+	}
+	if (rs->building) {
+		runnerd_result(peerid, req.corr, EAGAIN, "sandbox %s is still "
+		    "being built; try again", rs->sb.id);
+		close(fd);
+		return;
+	}
+	files_start_op(rs, &req, fd, peerid);
 }
 
 static void
@@ -839,6 +889,10 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_SHOW:
 		runnerd_dispatch_id(imsg, peerid);
 		break;
+	case IMSG_RUN_EXEC_OP:
+	case IMSG_RUN_EXEC_PS:
+		runnerd_dispatch_exec_op(imsg, peerid);
+		break;
 	case IMSG_RUN_PS:
 		RUN_GET(imsg, req);
 		runnerd_check(sbx_check_corr(req.corr, sizeof(req.corr)),
@@ -848,6 +902,9 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_PUT:
 	case IMSG_RUN_GET:
 		runnerd_dispatch_file(imsg, peerid);
+		break;
+	case IMSG_RUN_FILEOP:
+		runnerd_dispatch_fileop(imsg, peerid);
 		break;
 	case IMSG_RUN_CLIENT_GONE:
 		if (imsg_get_len(imsg) != 0)

@@ -24,6 +24,7 @@
 #define EXEC_PAUSE_MS		20
 
 struct rsandbox;
+struct execrec;
 
 struct rstream {
 	int		 fd;
@@ -79,6 +80,9 @@ struct rexec {
 	int			 finish_pending;	/* until SIGKILL */
 	int			 service;	/* SBX_EXEC_SERVICE */
 	struct event		 ev_resume;	/* reading again */
+	struct execrec		*rec;		/* its record, execrec.c */
+	int			 detached;	/* SBX_EXEC_DETACH */
+	int			 group_only;	/* a kill of it alone */
 };
 
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
@@ -115,6 +119,8 @@ struct rsandbox {
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
 	struct svcws		*svcws;		/* its kept workspace */
+	TAILQ_HEAD(, execrec)	 recs;		/* execs, live and kept */
+	uint32_t		 nrecs_done;	/* of them, finished */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
@@ -175,6 +181,19 @@ void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
 
+/* execrec.c: exec ids, kept output, attach, wait, per-exec kill */
+#define EXEC_ATTACH_MAX		16	/* clients on one exec at once */
+void	 execrec_new(struct rexec *, const struct sbx_exec_req *);
+void	 execrec_started(struct rexec *, struct sbx_exec_start *);
+void	 execrec_output(struct rexec *, uint32_t, const char *, size_t);
+void	 execrec_finished(struct rexec *, struct sbx_exec_result *);
+void	 execrec_discard(struct rexec *);
+void	 execrec_forget_all(struct rsandbox *);
+void	 execrec_client_gone(uint32_t);
+void	 execrec_request(struct rsandbox *, const struct sbx_exec_op *,
+	    uint32_t);
+int	 exec_signal(struct rexec *, int);
+
 /* stdio.c */
 void	 stdio_put(uint32_t, uint32_t, int);
 int	 stdio_take(uint32_t, int [2], char *, size_t);
@@ -183,7 +202,16 @@ void	 stdio_client_gone(uint32_t);
 /* files.c */
 void	 files_start(struct rsandbox *, struct sbx_file_req *, int, int,
 	    uint32_t);
+struct sbx_fileop_req;
+void	 files_start_op(struct rsandbox *, const struct sbx_fileop_req *,
+	    int, uint32_t);
 void	 files_reap(void);
+
+/* fileops.c: ls, stat, mkdir, rm, put -r, get -r, in the copier */
+struct workspace_copy;
+struct workspace_result;
+void	 fileops_work(const struct workspace_copy *,
+	    struct workspace_result *);
 
 /* uid.c */
 void	 uid_reset(const struct conf_global_msg *);

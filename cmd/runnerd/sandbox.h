@@ -127,6 +127,9 @@ int	sandbox_events_read(struct sandbox *,
 	    void (*)(struct sandbox *, pid_t, int, void *), void *);
 /* Signal every process in the sandbox but its pid 1; returns how many. */
 int	sandbox_signal_all(struct sandbox *, int);
+/* sandbox_group.c: the processes of one process group in it. */
+int	sandbox_signal_group(struct sandbox *, pid_t, int);
+int	sandbox_group_nprocs(struct sandbox *, pid_t);
 /* Processes in the sandbox, pid 1 excluded. */
 int	sandbox_nprocs(struct sandbox *);
 /* 1 if the memory limit killed something since the last call. */

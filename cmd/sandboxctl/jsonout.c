@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sbx_msg.h"
 #include "utf8.h"
 
 #include "sandboxctl.h"
@@ -147,6 +148,7 @@ jev_output_event(const struct jev_stream *js, const unsigned char *p,
     size_t len, int b64only)
 {
 	json_t	*o, *d = NULL;
+	char	 xid[SBX_EXEC_ID_SIZE];
 
 	if (len == 0)
 		return;
@@ -156,6 +158,10 @@ jev_output_event(const struct jev_stream *js, const unsigned char *p,
 	    js->id, "exec", (json_int_t)js->exec, "stream", js->stream);
 	if (o == NULL)
 		errx(125, "%s: an event could not be built", __func__);
+	if (js->exec != 0) {
+		sbx_format_exec_id(xid, js->id, js->exec);
+		json_object_set_new(o, "exec_id", json_string(xid));
+	}
 	if (d != NULL)
 		json_object_set_new(o, "data", d);
 	else

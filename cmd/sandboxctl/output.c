@@ -249,9 +249,12 @@ void
 show_exec_start(const struct sbx_exec_start *st)
 {
 	if (json)
-		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:I}", "event",
-		    "start", "id", st->id, "exec", (json_int_t)st->exec_id,
-		    "pid", st->pid, "timeout", (json_int_t)st->timeout));
+		json_emit(json_pack("{s:s, s:s, s:I, s:s, s:i, s:I, s:b, s:b, "
+		    "s:I}", "event", "start", "id", st->id, "exec",
+		    (json_int_t)st->exec_id, "exec_id", st->exec, "pid",
+		    st->pid, "timeout", (json_int_t)st->timeout, "detached",
+		    st->detached, "replay", st->replay, "started",
+		    (json_int_t)st->started));
 }
 
 /* An exec's streams: escaped on a terminal, or events with -j. */
@@ -310,6 +313,7 @@ show_exit_json(const struct sbx_exec_result *r, int rc)
 	    "system_us", (json_int_t)r->stime_us,
 	    "max_rss_bytes", (json_int_t)(r->maxrss_kb * 1024));
 	if (o != NULL) {
+		json_object_set_new(o, "exec_id", json_string(r->exec));
 		json_object_set_new(o, "code", r->signal == 0 ?
 		    json_integer(r->status) : json_null());
 		json_object_set_new(o, "signal", r->signal != 0 ?

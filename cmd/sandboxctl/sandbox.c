@@ -22,6 +22,7 @@ struct exec_opts {
 	uint32_t	 timeout;
 	const char	*cwd;
 	int		 interactive;	/* -i */
+	int		 detach;	/* exec -d */
 	int		 tap;		/* create -T, --tap */
 };
 
@@ -75,6 +76,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 		case 'i':
 			o->interactive = 1;
 			break;
+		case 'd':
+			o->detach = 1;
+			break;
 		case 'T':
 			o->tap = 1;
 			break;
@@ -116,6 +120,8 @@ exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
 	req->timeout = o->timeout;
 	if (o->interactive)
 		req->flags |= SBX_EXEC_INTERACTIVE;
+	if (o->detach)
+		req->flags |= SBX_EXEC_DETACH;
 	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
 	    sizeof(req->cwd))
 		ctl_fail("usage", "directory too long: %s", o->cwd);
@@ -177,6 +183,9 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 	ctl_request(ibuf, IMSG_CTL_EXEC, -1, req, sizeof(*req));
 	free(req);
 	rc = ctl_replies(ibuf);
+	/* Detached: its id on a line of its own, and we are done. */
+	if (o->detach && rc == 0 && !json)
+		printf("%s\n", ctl_last.exec);
 	show_exec_end();
 	return (rc);
 }
@@ -263,10 +272,13 @@ cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct exec_opts	 o;
 	int			 i;
 
-	i = exec_options(argc, argv, "+ie:t:w:", &o);
+	i = exec_options(argc, argv, "+die:t:w:", &o);
 	if (i >= argc)
-		ctl_fail("usage", "usage: exec [-i] [-e K=V] [-t timeout] [-w "
-		    "dir] id -- cmd ...");
+		ctl_fail("usage", "usage: exec [-di] [-e K=V] [-t timeout] "
+		    "[-w dir] id -- cmd ...");
+	if (o.detach && o.interactive)
+		ctl_fail("usage", "exec: -d and -i exclude each other: a "
+		    "detached exec has no standard input or output of ours");
 	check_id(argv[i]);
 	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));
 }
@@ -325,8 +337,13 @@ cmd_put(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct stat	 st;
 	int		 fd;
 
+	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+		if (argc != 5)
+			ctl_fail("usage", "usage: put -r id localdir remotedir");
+		return (cmd_put_tree(ibuf, argv[2], argv[3], argv[4]));
+	}
 	if (argc != 4)
-		ctl_fail("usage", "usage: put id local remote");
+		ctl_fail("usage", "usage: put [-r] id local remote");
 	check_id(argv[1]);
 	if ((fd = open(argv[2], O_RDONLY | O_CLOEXEC)) == -1)
 		ctl_fail_errno("local", "%s", argv[2]);
@@ -343,8 +360,13 @@ cmd_get(struct imsgbuf *ibuf, int argc, char *argv[])
 {
 	int	 fd, rc;
 
+	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+		if (argc != 5)
+			ctl_fail("usage", "usage: get -r id remotedir localdir");
+		return (cmd_get_tree(ibuf, argv[2], argv[3], argv[4]));
+	}
 	if (argc != 4)
-		ctl_fail("usage", "usage: get id remote local");
+		ctl_fail("usage", "usage: get [-r] id remote local");
 	check_id(argv[1]);
 	if ((fd = open(argv[3], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0644)) == -1)

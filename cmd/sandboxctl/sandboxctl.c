@@ -28,10 +28,14 @@ usage(void)
 	    "\trun [-i] [-p policy] [-e name=value]... [-t timeout] "
 	    "[-w dir] -- command ...\n"
 	    "\tcreate [-T | --tap] [-p policy]\n"
-	    "\texec [-i] [-e name=value]... [-t timeout] [-w dir] id -- "
+	    "\texec [-di] [-e name=value]... [-t timeout] [-w dir] id -- "
 	    "command ...\n"
-	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
+	    "\tattach exec\n\twait exec\n\tkill [-s signal] exec\n"
+	    "\tkill id\n\tdestroy id\n\tps [id]\n\tshow id\n"
 	    "\tput id local remote\n\tget id remote local\n"
+	    "\tput -r id localdir remotedir\n\tget -r id remotedir localdir\n"
+	    "\tls id [path]\n\tstat id path\n"
+	    "\tmkdir [-p] [-m mode] id path\n\trm [-r] id path\n"
 	    "\tservice start name [-p policy] [-e name=value]... "
 	    "[-- command ...]\n"
 	    "\tservice stop | restart | status | attach name\n"
@@ -131,6 +135,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct svc_info		 si;
 	struct sbx_stdio	 sio;
 	struct sbx_net_pins	 np;
+	struct sbx_exec_info	 xi;
 	int			 fd;
 
 	switch (imsg_get_type(imsg)) {
@@ -168,7 +173,14 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_EXEC_START:
 		REPLY_GET(imsg, st);
+		if (memchr(st.exec, '\0', sizeof(st.exec)) == NULL)
+			ctl_fail("protocol", "malformed exec start reply");
+		strlcpy(ctl_last.exec, st.exec, sizeof(ctl_last.exec));
 		show_exec_start(&st);
+		return (0);
+	case IMSG_CTL_EXEC_INFO:
+		REPLY_GET(imsg, xi);
+		show_exec_info(&xi);
 		return (0);
 	case IMSG_CTL_OUTPUT:
 		ctl_output(imsg);
@@ -257,17 +269,29 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 	if (strcmp(cmd, "exec") == 0)
 		return (cmd_exec(ibuf, argc, argv));
 	if (strcmp(cmd, "kill") == 0)
-		return (cmd_by_id(ibuf, IMSG_CTL_KILL, argc, argv));
+		return (cmd_kill(ibuf, argc, argv));
+	if (strcmp(cmd, "attach") == 0)
+		return (cmd_attach(ibuf, argc, argv));
+	if (strcmp(cmd, "wait") == 0)
+		return (cmd_wait(ibuf, argc, argv));
 	if (strcmp(cmd, "destroy") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_DESTROY, argc, argv));
 	if (strcmp(cmd, "show") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_SHOW, argc, argv));
 	if (strcmp(cmd, "ps") == 0 && argc == 1)
 		return (cmd_ps(ibuf, argc, argv));
+	if (strcmp(cmd, "ps") == 0)
+		return (cmd_exec_ps(ibuf, argc, argv));
 	if (strcmp(cmd, "put") == 0)
 		return (cmd_put(ibuf, argc, argv));
 	if (strcmp(cmd, "get") == 0)
 		return (cmd_get(ibuf, argc, argv));
+	if (strcmp(cmd, "ls") == 0)
+		return (cmd_ls(ibuf, argc, argv));
+	if (strcmp(cmd, "stat") == 0)
+		return (cmd_stat(ibuf, argc, argv));
+	if (strcmp(cmd, "mkdir") == 0 || strcmp(cmd, "rm") == 0)
+		return (cmd_mkdir_rm(ibuf, argc, argv));
 	if (strcmp(cmd, "service") == 0)
 		return (cmd_service(ibuf, argc, argv));
 	usage();

@@ -27,6 +27,21 @@ int	 cmd_ps(struct imsgbuf *, int, char *[]);
 int	 cmd_put(struct imsgbuf *, int, char *[]);
 int	 cmd_get(struct imsgbuf *, int, char *[]);
 
+/* execcmd.c: exec ids, exec -d, attach, wait, kill EXEC, ps ID */
+int	 cmd_attach(struct imsgbuf *, int, char *[]);
+int	 cmd_wait(struct imsgbuf *, int, char *[]);
+int	 cmd_kill(struct imsgbuf *, int, char *[]);
+int	 cmd_exec_ps(struct imsgbuf *, int, char *[]);
+void	 show_exec_info(const struct sbx_exec_info *);
+/* fileops.c: ls, stat, mkdir, rm, put -r, get -r */
+int	 cmd_ls(struct imsgbuf *, int, char *[]);
+int	 cmd_stat(struct imsgbuf *, int, char *[]);
+int	 cmd_mkdir_rm(struct imsgbuf *, int, char *[]);
+int	 cmd_put_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
+int	 cmd_get_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
+
 /* service.c */
 int	 cmd_service(struct imsgbuf *, int, char *[]);
 
@@ -93,6 +108,7 @@ struct ctl_last {
 	struct sbx_exec_result	 exec_result;
 	int			 have_exec_result;
 	int			 exit_status;
+	char			 exec[SBX_EXEC_ID_SIZE];	/* EXEC_START's */
 };
 extern struct ctl_last	 ctl_last;
 

@@ -149,6 +149,7 @@ static char	*strpool(const char *);
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
 %token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS QUEUE
+%token	RETENTION HISTORY
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -328,6 +329,15 @@ main		: SUBNET STRING {
 		}
 		| PREBUILD num32 {
 			gbegin()->prebuild = $2;
+			gcommit();
+		}
+		| EXEC RETENTION time {
+			if (secs(&gbegin()->exec_retention, $3,
+			    "exec retention") == 0)
+				gcommit();
+		}
+		| EXEC HISTORY num32 {
+			gbegin()->exec_history = $3;
 			gcommit();
 		}
 		| UIDRANGE num32 num32 {
@@ -624,6 +634,7 @@ static const struct keywords keywords[] = {
 	{ "fsize",		FSIZE },
 	{ "grace",		GRACE },
 	{ "group",		GROUP },
+	{ "history",		HISTORY },
 	{ "inbound",		INBOUND },
 	{ "include",		INCLUDE },
 	{ "interface-prefix",	IFPREFIX },
@@ -652,6 +663,7 @@ static const struct keywords keywords[] = {
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },
 	{ "restart",		RESTART },
+	{ "retention",		RETENTION },
 	{ "root",		ROOT },
 	{ "secrets",		SECRETS },
 	{ "service",		SERVICE },
