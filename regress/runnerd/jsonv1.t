@@ -75,8 +75,10 @@ res=$(python3 "$T/decode.py" "$T/j" "$T/got" 2>&1)
 check "every line parses and carries v 1, event and ts ($res)" [ -n "${res%%Traceback*}" ]
 is "$(python3 -c '
 import json, sys
-print(all(e["id"] and e["exec"] == 1 for e in map(json.loads, open(sys.argv[1]))
-    if e["event"] in ("start", "output", "exit")))' "$T/j")" True "every event of the exec names it: id and exec"
+print(all(e["id"] and e["exec"] == 1 and e["exec_id"] == e["id"] + ".1"
+    for e in map(json.loads, open(sys.argv[1]))
+    if e["event"] in ("start", "output", "exit")))' "$T/j")" True \
+    "every event of the exec names it: id, exec and exec_id"
 
 is "${res% *}" "1 True" "exactly one exit event, and it is the last line"
 check "stdout comes back byte for byte: 256 byte values, split characters, invalid UTF-8, a 1 MiB line" \
