@@ -276,11 +276,15 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	return (rs);
 }
 
-/* Built, and its network up (or none asked for): execs may start. */
+/*
+ * Built, its network up (or none asked for), and no other exec on its
+ * way: the next exec may start.
+ */
 int
 runnerd_ready(const struct rsandbox *rs)
 {
-	return (!rs->building && rs->net != RNET_PENDING);
+	return (!rs->building && rs->net != RNET_PENDING &&
+	    rs->starting == NULL);
 }
 
 /*
@@ -461,10 +465,22 @@ runnerd_bury_one(struct rsandbox *rs)
 	runnerd_teardown(rs);
 }
 
+/*
+ * pid 1 is dead, or late: a starved sandbox's pid 1 dies on its own
+ * CPU quota.  Late, it is waited for on, not in, the event loop.
+ */
 static void
 runnerd_grave_ready(int fd, short event, void *arg)
 {
-	runnerd_bury_one(arg);
+	struct rsandbox	*rs = arg;
+
+	if (event & EV_TIMEOUT) {
+		log_warnx("sandbox %s: pid 1 is still dying after %d ms",
+		    rs->sb.id, SBX_KILL_WAIT_MS);
+		event_add(&rs->ev_grave, NULL);
+		return;
+	}
+	runnerd_bury_one(rs);
 }
 
 /* Everything in the graveyard, now: a clean stop. */
@@ -497,8 +513,9 @@ runnerd_id_busy(const char *id)
 	return (0);
 }
 
+/* Out of the tree, pid 1 killed: buried once it is dead. */
 static void
-runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
+runnerd_grave(struct rsandbox *rs)
 {
 	struct timeval	 tv;
 
@@ -509,13 +526,19 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	if (rs->sb.init_pid > 0)
 		kill(rs->sb.init_pid, SIGKILL);
 	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
-	/* No pidfd, nothing to wait for; past the wait, teardown says so. */
+	/* No pidfd, nothing to wait for; past the wait, a warning. */
 	tv.tv_sec = rs->sb.init_pidfd == -1 ? 0 : SBX_KILL_WAIT_MS / 1000;
 	tv.tv_usec = rs->sb.init_pidfd == -1 ? 0 :
 	    (SBX_KILL_WAIT_MS % 1000) * 1000;
 	event_set(&rs->ev_grave, rs->sb.init_pidfd, EV_READ,
 	    runnerd_grave_ready, rs);
 	event_add(&rs->ev_grave, &tv);
+}
+
+static void
+runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
+{
+	runnerd_grave(rs);
 	runnerd_result(peerid, corr, 0, "destroyed");
 	spare_soon();
 }
@@ -551,7 +574,7 @@ runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
 		rs->create_pending = 0;
 		runnerd_result(rs->create_peerid, rs->corr, error,
 		    "create: network: %s", msg);
-		runnerd_destroy(rs);
+		runnerd_grave(rs);
 		return;
 	}
 	exec_net_failed(rs, error, msg);
@@ -632,7 +655,7 @@ runnerd_client_gone(uint32_t peerid)
 	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
-			runnerd_destroy(rs);
+			runnerd_grave(rs);
 }
 
 /* From the master a malformed message means a bug or worse: stop. */
