@@ -29,6 +29,9 @@
 #define PREBUILD_MAX		8
 #define CONTROL_CLIENTS_DEFAULT	4096
 #define CONTROL_CLIENTS_MAX	65536
+#define CONTROL_QUEUE_DEFAULT	(128ULL * 1024 * 1024)
+#define CONTROL_QUEUE_MIN	(1024 * 1024)
+#define CONTROL_QUEUE_LIMIT	(64ULL * 1024 * 1024 * 1024)
 #define EXEC_RETENTION_MAX	86400
 #define EXEC_HISTORY_MAX	1024
 
@@ -109,6 +112,7 @@ conf_new(void)
 	g->env_budget = 32768;
 	g->prebuild = 1;
 	g->control_clients = CONTROL_CLIENTS_DEFAULT;
+	g->control_queue = CONTROL_QUEUE_DEFAULT;
 	g->exec_retention = CONF_EXEC_RETENTION_DEFAULT;
 	g->exec_history = CONF_EXEC_HISTORY_DEFAULT;
 	return (c);
@@ -500,6 +504,10 @@ check_global_ids(const struct conf_global_msg *g, char *buf, size_t len)
 	if (g->control_clients == 0 || g->control_clients > CONTROL_CLIENTS_MAX)
 		return (fail(buf, len, "control clients %u: must be 1 to %u",
 		    g->control_clients, CONTROL_CLIENTS_MAX));
+	if (g->control_queue < CONTROL_QUEUE_MIN ||
+	    g->control_queue > CONTROL_QUEUE_LIMIT)
+		return (fail(buf, len, "control queue %llu: must be 1M to 64G",
+		    (unsigned long long)g->control_queue));
 	if (g->exec_retention == 0 || g->exec_retention > EXEC_RETENTION_MAX)
 		return (fail(buf, len, "exec retention %us: must be 1 to %u "
 		    "seconds", g->exec_retention, EXEC_RETENTION_MAX));

@@ -73,6 +73,9 @@ struct conf_global_msg {
 	uint32_t		control_clients;	/* connected at once, 4096 */
 	uint32_t		exec_retention;	/* seconds a finished exec is kept, 600 */
 	uint32_t		exec_history;	/* finished execs kept per sandbox, 32 */
+	uint32_t		pad;
+	/* Bytes of replies all control clients leave unread, 128M */
+	uint64_t		control_queue;
 };
 
 enum policy_egress {

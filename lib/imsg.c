@@ -467,6 +467,30 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid, pid_t pid,
 }
 
 /*
+ * Drop every queued message that nothing of has been written; a message
+ * written in part stays, so the stream stays framed.  Returns the bytes
+ * dropped.
+ */
+size_t
+imsg_discard_unsent(struct imsgbuf *ibuf)
+{
+	struct ibuf	*b, *next;
+	size_t		 n = 0;
+
+	for (b = TAILQ_FIRST(&ibuf->w.bufs); b != NULL; b = next) {
+		next = TAILQ_NEXT(b, entry);
+		if (b->rpos != 0)
+			continue;
+		TAILQ_REMOVE(&ibuf->w.bufs, b, entry);
+		ibuf->w.queued--;
+		ibuf->w.qbytes -= b->wpos;
+		n += b->wpos;
+		ibuf_free(b);
+	}
+	return (n);
+}
+
+/*
  * Writing.
  */
 

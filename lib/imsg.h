@@ -88,6 +88,8 @@ size_t	 imsg_fds_held(const struct imsgbuf *);
 /* Bytes composed and not yet written. */
 size_t	 imsg_queued_bytes(const struct imsgbuf *);
 uint64_t imsg_written_bytes(const struct imsgbuf *);
+/* Drop the messages not begun on the wire; returns the bytes dropped. */
+size_t	 imsg_discard_unsent(struct imsgbuf *);
 
 /*
  * imsg_get: 1 if a whole message was taken into imsg (free it with

@@ -154,10 +154,19 @@ struct ctl_request {
 	int32_t		arg;
 };
 
+/* What kind of failure a ctl_result is, beyond its errno. */
+enum ctl_fail {
+	CTL_FAIL_OTHER = 0,	/* as error says */
+	CTL_FAIL_NOCMD,		/* the command was not found: 127 */
+	CTL_FAIL_NOEXEC,	/* found, could not be executed: 126 */
+	CTL_FAIL_LIMIT		/* a limit of sandboxd was reached */
+};
+
 struct ctl_result {
 	char		corr[CORR_ID_SIZE];
 	int32_t		error;			/* 0 = success */
 	char		msg[CTL_MSG_SIZE];
+	uint32_t	fail;			/* enum ctl_fail */
 };
 
 enum seccomp_mode {
@@ -398,6 +407,10 @@ struct sbx_exec_result {
 	uint64_t	duration_us;
 	uint64_t	bytes_stdout;	/* produced, capped or not */
 	uint64_t	bytes_stderr;
+	/* wait4's rusage of the command, its waited-for children with it */
+	uint64_t	utime_us;
+	uint64_t	stime_us;
+	uint64_t	maxrss_kb;	/* peak resident set */
 	char		exec[SBX_EXEC_ID_SIZE];	/* "<id>.<exec_id>" */
 };
 

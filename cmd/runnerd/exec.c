@@ -278,6 +278,9 @@ exec_finish(struct rexec *e)
 	res.bytes_stderr = e->out[1].produced;
 	res.truncated_stdout = e->out[0].produced > e->out[0].kept;
 	res.truncated_stderr = e->out[1].produced > e->out[1].kept;
+	res.utime_us = e->usage.utime_us;
+	res.stime_us = e->usage.stime_us;
+	res.maxrss_kb = e->usage.maxrss_kb;
 	sbx_format_exec_id(res.exec, res.id, res.exec_id);
 	/* keep-failed: the command failed, not the sandbox's destruction. */
 	if (res.reason != SBX_REASON_KILLED &&
@@ -358,6 +361,7 @@ exec_exited(struct rexec *e, int wstatus)
 
 	e->exited = 1;
 	e->wstatus = wstatus;
+	e->usage = e->rs->sb.usage;
 	evtimer_del(&e->ev_timeout);
 	if (!e->out[0].open && !e->out[1].open) {
 		exec_done(e);
@@ -599,6 +603,22 @@ exec_fail(struct rexec *e, int error, const char *msg)
 	runnerd_exec_failed(rs);
 }
 
+/* Not found (127) and not executable (126) are told apart. */
+static void
+exec_spawn_failed(struct rexec *e, const char *msg)
+{
+	struct rsandbox	*rs = e->rs;
+	uint32_t	 fail = CTL_FAIL_OTHER;
+
+	if (rs->sb.spawn_errno == ENOENT)
+		fail = CTL_FAIL_NOCMD;
+	else if (rs->sb.spawn_errno != 0)
+		fail = CTL_FAIL_NOEXEC;
+	runnerd_result_fail(e->peerid, e->corr, ENOEXEC, fail, msg);
+	exec_free(e);
+	runnerd_exec_failed(rs);
+}
+
 static void
 exec_env_timeout(int fd, short event, void *arg)
 {
@@ -704,7 +724,7 @@ exec_started(int fd, short event, void *arg)
 	}
 	if (rc == -1) {
 		exec_start_end(e);
-		exec_fail(e, ENOEXEC, err);
+		exec_spawn_failed(e, err);
 	} else
 		exec_run(e);
 	/* Its turn is over; a failed run took its sandbox along. */
@@ -721,7 +741,7 @@ exec_launch(struct rexec *e, int broker)
 
 	clock_gettime(CLOCK_MONOTONIC, &e->start);
 	if (exec_spawn(e, broker, err, sizeof(err)) == -1) {
-		exec_fail(e, ENOEXEC, err);
+		exec_spawn_failed(e, err);
 		return;
 	}
 	exec_env_free(e);

@@ -62,6 +62,22 @@ runnerd_result(uint32_t peerid, const char *corr, int error,
 	runnerd_reply(IMSG_CTL_RESULT, peerid, &res, sizeof(res));
 }
 
+/* A failure of a kind sandboxctl tells apart (enum ctl_fail). */
+void
+runnerd_result_fail(uint32_t peerid, const char *corr, int error,
+    uint32_t fail, const char *msg)
+{
+	struct ctl_result	 res;
+
+	memset(&res, 0, sizeof(res));
+	strlcpy(res.corr, corr, sizeof(res.corr));
+	res.error = error;
+	res.fail = fail;
+	strlcpy(res.msg, msg, sizeof(res.msg));
+	log_info("%s", res.msg);
+	runnerd_reply(IMSG_CTL_RESULT, peerid, &res, sizeof(res));
+}
+
 struct rsandbox *
 runnerd_find(const char *id)
 {

@@ -65,6 +65,8 @@ struct rexec {
 	pid_t			 pid;
 	int			 exited;
 	int			 wstatus;
+	/* What it used, from pid 1 at its end. */
+	struct sandbox_usage	 usage;
 	struct timespec		 start;
 	uint32_t		 timeout;
 	struct rstream		 out[2];	/* stdout, stderr */
@@ -183,6 +185,8 @@ extern struct sandboxd_conf	*runnerd_conf;
 void	 runnerd_reply(uint32_t, uint32_t, const void *, size_t);
 void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
+void	 runnerd_result_fail(uint32_t, const char *, int, uint32_t,
+	    const char *);
 struct rsandbox *runnerd_find(const char *);
 int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);

@@ -40,6 +40,13 @@ struct sandbox_spec {
 	int			 ws_held;
 };
 
+/* What an ended exec used, as wait4(2) saw it in pid 1. */
+struct sandbox_usage {
+	uint64_t		 utime_us;
+	uint64_t		 stime_us;
+	uint64_t		 maxrss_kb;
+};
+
 /* An exec that sandbox_spawn started and pid 1 has not reported ended. */
 struct sandbox_live {
 	uint64_t		 token;		/* names it to pid 1 */
@@ -87,6 +94,13 @@ struct sandbox {
 	char			 ws_keep[CONF_PATH_SIZE];
 	uint64_t		 oom_kills_seen;	/* at last check */
 	int			 paused;	/* frozen until resumed */
+	/* Of the exec sandbox_events_read reports: valid in its cb. */
+	struct sandbox_usage	 usage;
+	/*
+	 * Why the last sandbox_spawn failed: ENOENT the command was not
+	 * found, EACCES or ENOEXEC it could not be executed, 0 otherwise.
+	 */
+	int			 spawn_errno;
 	/* Free for the caller (runnerd.c). */
 	void			*owner;
 };

@@ -94,6 +94,10 @@ struct zyg_exit {
 	uint64_t		 token;
 	int32_t			 wstatus;
 	uint32_t		 pad;
+	/* wait4's rusage of the exec, its waited-for children included */
+	uint64_t		 utime_us;
+	uint64_t		 stime_us;
+	uint64_t		 maxrss_kb;
 };
 
 /*

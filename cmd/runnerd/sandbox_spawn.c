@@ -125,10 +125,21 @@ spawn_send(struct sandbox *sb, const struct sandbox_exec_spec *es,
 }
 
 static int
-spawn_failed(const struct zyg_reply *r, char *err, size_t len)
+spawn_failed(struct sandbox *sb, const struct zyg_reply *r, char *err,
+    size_t len)
 {
 	const char	*e = strerror(r->err);
 
+	/* What sandboxctl tells apart: 127 not found, 126 not runnable. */
+	if (r->stage == ZYG_S_NOTFOUND)
+		sb->spawn_errno = r->err == EACCES ? EACCES : ENOENT;
+	else if (r->stage == ZYG_S_EXEC && (r->err == ENOENT ||
+	    r->err == ENOTDIR))
+		sb->spawn_errno = ENOENT;
+	else if (r->stage == ZYG_S_EXEC && (r->err == EACCES ||
+	    r->err == EPERM || r->err == ENOEXEC || r->err == EISDIR ||
+	    r->err == ETXTBSY || r->err == ELIBBAD))
+		sb->spawn_errno = EACCES;
 	switch (r->stage) {
 	case ZYG_S_REQUEST:
 		return (sbx_fail(err, len, "sandbox_spawn: pid 1 refused the "
@@ -267,7 +278,7 @@ spawn_drain(struct sandbox *sb, struct sandbox_start *st, char *err,
 			st->pid = cred.pid;
 		else if (r.type == ZYG_FAILED && !st->failed) {
 			r.arg[sizeof(r.arg) - 1] = '\0';
-			spawn_failed(&r, err, len);
+			spawn_failed(sb, &r, err, len);
 			st->failed = 1;
 		}
 	}
@@ -361,6 +372,7 @@ sandbox_spawn_begin(struct sandbox *sb, const struct sandbox_exec_spec *es,
 	char			*req;
 	int			 rp[2], on = 1, rc;
 
+	sb->spawn_errno = 0;
 	memset(st, 0, sizeof(*st));
 	st->fd = st->pid = -1;
 	if (es->argv == NULL || es->argv[0] == NULL || es->argv[0][0] == '\0')
@@ -460,10 +472,14 @@ sandbox_events_read(struct sandbox *sb,
 			continue;
 		}
 		/* cb may spawn, growing sb->live: nothing held across it. */
+		sb->usage.utime_us = x.utime_us;
+		sb->usage.stime_us = x.stime_us;
+		sb->usage.maxrss_kb = x.maxrss_kb;
 		if ((pid = spawn_take(sb, x.token, x.wstatus)) > 0)
 			cb(sb, pid, x.wstatus, arg);
 	}
 	/* pid 1 is gone, and the kernel killed the rest with it. */
+	memset(&sb->usage, 0, sizeof(sb->usage));
 	for (i = 0; i < sb->nlive; ) {
 		if ((pid = spawn_take(sb, sb->live[i].token, SIGKILL)) > 0)
 			cb(sb, pid, SIGKILL, arg);

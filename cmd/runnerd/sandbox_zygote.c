@@ -53,6 +53,9 @@ struct zy_live {
 	pid_t			 pid;		/* in the sandbox; 0: free */
 	int			 ended;		/* wstatus not yet reported */
 	int			 wstatus;
+	uint64_t		 utime_us;	/* wait4's rusage */
+	uint64_t		 stime_us;
+	uint64_t		 maxrss_kb;
 };
 
 /* mem, carved up; see zygote_main_child. */
@@ -477,15 +480,21 @@ zy_serve(struct zy *z)
 ZYG static void
 zy_reap(struct zy *z)
 {
-	size_t	 i;
-	long	 pid;
-	int	 st;
+	struct rusage	 ru;
+	size_t		 i;
+	long		 pid;
+	int		 st;
 
-	while ((pid = Z4(SYS_wait4, -1, &st, WNOHANG | __WALL, NULL)) > 0)
+	while ((pid = Z4(SYS_wait4, -1, &st, WNOHANG | __WALL, &ru)) > 0)
 		for (i = 0; i < z->nused; i++)
 			if (z->live[i].pid == pid && !z->live[i].ended) {
 				z->live[i].ended = 1;
 				z->live[i].wstatus = st;
+				z->live[i].utime_us = ru.ru_utime.tv_sec *
+				    1000000ULL + ru.ru_utime.tv_usec;
+				z->live[i].stime_us = ru.ru_stime.tv_sec *
+				    1000000ULL + ru.ru_stime.tv_usec;
+				z->live[i].maxrss_kb = ru.ru_maxrss;
 				z->unsent++;
 				break;
 			}
@@ -505,6 +514,9 @@ zy_flush(struct zy *z)
 		x.token = z->live[i].token;
 		x.wstatus = z->live[i].wstatus;
 		x.pad = 0;
+		x.utime_us = z->live[i].utime_us;
+		x.stime_us = z->live[i].stime_us;
+		x.maxrss_kb = z->live[i].maxrss_kb;
 		rc = Z6(SYS_sendto, z->p->sock, &x, sizeof(x), MSG_DONTWAIT |
 		    MSG_NOSIGNAL, 0, 0);
 		if (rc == -EAGAIN || rc == -EINTR || rc == -ENOBUFS)

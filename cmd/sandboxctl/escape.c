@@ -36,7 +36,7 @@ esc_write_all(int fd, const char *p, size_t len)
 		if ((n = write(fd, p, len)) == -1) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			err(1, "write");
+			ctl_fail_errno("failed", "write");
 		}
 		p += n;
 		len -= n;
@@ -145,7 +145,7 @@ esc_write(int fd, struct esc_state *st, const char *data, size_t len)
 	}
 	if ((in = malloc(st->ncarry + len)) == NULL ||
 	    (out = malloc(4 * (st->ncarry + len) + 16)) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	memcpy(in, st->carry, st->ncarry);
 	memcpy(in + st->ncarry, data, len);
 	n = st->ncarry + len;

@@ -21,7 +21,7 @@ exec_op_fill(struct sbx_exec_op *op, const char *arg, uint32_t code)
 	ctl_corr(op->corr);
 	op->op = code;
 	if (sbx_parse_exec_id(arg, op->id, &op->exec_id) == -1)
-		errx(125, "not an exec id: %s (an exec id is the sandbox's "
+		ctl_fail("usage", "not an exec id: %s (an exec id is the sandbox's "
 		    "id, a dot and a number, as exec -d prints it)", arg);
 }
 
@@ -37,7 +37,7 @@ parse_signal(const char *s)
 	n = strtol(s, &end, 10);
 	if (end != s && *end == '\0') {
 		if (n < 1 || n > 64)
-			errx(125, "bad signal %s: from 1 to 64", s);
+			ctl_fail("usage", "bad signal %s: from 1 to 64", s);
 		return (n);
 	}
 	if (strncasecmp(name, "SIG", 3) == 0)
@@ -46,20 +46,23 @@ parse_signal(const char *s)
 		if ((abbrev = sigabbrev_np(i)) != NULL &&
 		    strcasecmp(abbrev, name) == 0)
 			return (i);
-	errx(125, "bad signal %s: a name such as TERM or a number", s);
+	ctl_fail("usage", "bad signal %s: a name such as TERM or a number", s);
 }
 
 static int
 exec_follow(struct imsgbuf *ibuf, int argc, char *argv[], uint32_t code)
 {
 	struct sbx_exec_op	 op;
+	int			 rc;
 
 	if (argc != 2)
-		errx(125, "usage: %s exec", argv[0]);
+		ctl_fail("usage", "usage: %s exec", argv[0]);
 	exec_op_fill(&op, argv[1], code);
 	ctl_request(ibuf, IMSG_CTL_EXEC_OP, -1, &op, sizeof(op));
 	/* The exec's status, or 125 if sandboxd refused. */
-	return (ctl_replies(ibuf));
+	rc = ctl_replies(ibuf);
+	show_exec_end();
+	return (rc);
 }
 
 int
@@ -89,7 +92,7 @@ cmd_kill(struct imsgbuf *ibuf, int argc, char *argv[])
 		argc -= 2;
 	}
 	if (argc != 2)
-		errx(125, "usage: kill id | kill [-s signal] exec");
+		ctl_fail("usage", "usage: kill id | kill [-s signal] exec");
 	exec_op_fill(&op, argv[1], SBX_EXEC_OP_SIGNAL);
 	op.signal = sig;
 	ctl_request(ibuf, IMSG_CTL_EXEC_OP, -1, &op, sizeof(op));
@@ -103,10 +106,10 @@ cmd_exec_ps(struct imsgbuf *ibuf, int argc, char *argv[])
 	char			 buf[SBX_ID_SIZE];
 
 	if (argc != 2)
-		errx(125, "usage: ps [id]");
+		ctl_fail("usage", "usage: ps [id]");
 	if (strlcpy(buf, argv[1], sizeof(buf)) >= sizeof(buf) ||
 	    sbx_check_id(buf, sizeof(buf)) == -1)
-		errx(125, "not a sandbox id: %s", argv[1]);
+		ctl_fail("usage", "not a sandbox id: %s", argv[1]);
 	memset(&op, 0, sizeof(op));
 	ctl_corr(op.corr);
 	strlcpy(op.id, buf, sizeof(op.id));
@@ -159,7 +162,7 @@ show_exec_info(const struct sbx_exec_info *xi)
 
 	if (memchr(xi->exec, '\0', sizeof(xi->exec)) == NULL ||
 	    memchr(xi->command, '\0', sizeof(xi->command)) == NULL)
-		errx(1, "malformed exec row");
+		ctl_fail("protocol", "malformed exec row");
 	if (json) {
 		o = json_pack("{s:s, s:s, s:s, s:I, s:s, s:i, s:b, s:i, "
 		    "s:I, s:I, s:I, s:I, s:s}", "event", "exec", "id", xi->id,

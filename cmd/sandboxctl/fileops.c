@@ -36,7 +36,7 @@ fop_check_id(const char *id)
 
 	if (strlcpy(buf, id, sizeof(buf)) >= sizeof(buf) ||
 	    sbx_check_id(buf, sizeof(buf)) == -1)
-		errx(FOP_EXIT_ERROR, "not a sandbox id: %s", id);
+		ctl_fail("usage", "not a sandbox id: %s", id);
 }
 
 /* Send the request; returns our end of the socket the worker gets. */
@@ -50,9 +50,9 @@ fop_request(struct imsgbuf *ibuf, uint32_t op, uint32_t flags,
 
 	fop_check_id(id);
 	if (len == 0)
-		errx(FOP_EXIT_ERROR, "empty path");
+		ctl_fail("usage", "empty path");
 	if (len >= sizeof(req.path))
-		errx(FOP_EXIT_ERROR, "path longer than %zu bytes: %.60s...",
+		ctl_fail("usage", "path longer than %zu bytes: %.60s...",
 		    sizeof(req.path) - 1, path);
 	memset(&req, 0, sizeof(req));
 	ctl_corr(req.corr);
@@ -63,7 +63,7 @@ fop_request(struct imsgbuf *ibuf, uint32_t op, uint32_t flags,
 	req.flags = flags;
 	req.mode = mode;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-		err(FOP_EXIT_ERROR, "socketpair");
+		ctl_fail_errno("failed", "socketpair");
 	/* A worker gone mid-tree is an EPIPE to report, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 	ctl_request(ibuf, IMSG_CTL_FILEOP, sv[1], &req, sizeof(req));
@@ -130,7 +130,7 @@ fop_show_json(const struct sbx_fent *e)
 	    "mtime", (json_int_t)e->mtime, "mtime_ns", (json_int_t)e->mtime_ns,
 	    "uid", (int)e->uid, "gid", (int)e->gid, "nlink", (int)e->nlink);
 	if (o == NULL)
-		errx(FOP_EXIT_ERROR, "out of memory");
+		ctl_fail("failed", "out of memory");
 	fop_json_name(o, "name", e->path);
 	if (e->type == FENT_LINK)
 		fop_json_name(o, "target", e->target);
@@ -225,7 +225,7 @@ cmd_ls(struct imsgbuf *ibuf, int argc, char *argv[])
 	int	 sock;
 
 	if (argc != 2 && argc != 3)
-		errx(FOP_EXIT_ERROR, "usage: ls id [path]");
+		ctl_fail("usage", "usage: ls id [path]");
 	sock = fop_request(ibuf, FILEOP_LS, 0, 0, argv[1],
 	    argc == 3 ? argv[2] : ".");
 	return (fop_entries(ibuf, sock, 0));
@@ -237,7 +237,7 @@ cmd_stat(struct imsgbuf *ibuf, int argc, char *argv[])
 	int	 sock;
 
 	if (argc != 3)
-		errx(FOP_EXIT_ERROR, "usage: stat id path");
+		ctl_fail("usage", "usage: stat id path");
 	sock = fop_request(ibuf, FILEOP_STAT, 0, 0, argv[1], argv[2]);
 	return (fop_entries(ibuf, sock, 1));
 }
@@ -261,7 +261,7 @@ cmd_mkdir_rm(struct imsgbuf *ibuf, int argc, char *argv[])
 			mode = strtol(optarg, &end, 8);
 			if (*optarg == '\0' || *end != '\0' || mode < 0 ||
 			    mode > 0777)
-				errx(FOP_EXIT_ERROR, "-m: not an octal mode "
+				ctl_fail("usage", "-m: not an octal mode "
 				    "up to 0777: %s", optarg);
 			break;
 		case 'p':
@@ -271,11 +271,11 @@ cmd_mkdir_rm(struct imsgbuf *ibuf, int argc, char *argv[])
 			flags |= FILEOP_F_RECURSIVE;
 			break;
 		default:
-			errx(FOP_EXIT_ERROR, "%s", usage);
+			ctl_fail("usage", "%s", usage);
 		}
 	}
 	if (argc - optind != 2)
-		errx(FOP_EXIT_ERROR, "%s", usage);
+		ctl_fail("usage", "%s", usage);
 	sock = fop_request(ibuf, mkdir ? FILEOP_MKDIR : FILEOP_RM, flags,
 	    mode, argv[optind], argv[optind + 1]);
 	close(sock);
@@ -290,7 +290,7 @@ cmd_put_tree(struct imsgbuf *ibuf, const char *id, const char *local,
 	int		 fd, sock, rc;
 
 	if ((fd = open(local, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		err(FOP_EXIT_ERROR, "%s", local);
+		ctl_fail_errno("local", "%s", local);
 	sock = fop_request(ibuf, FILEOP_PUT_TREE, 0, 0, id, remote);
 	memset(&t, 0, sizeof(t));
 	t.sock = sock;
@@ -332,7 +332,7 @@ cmd_get_tree(struct imsgbuf *ibuf, const char *id, const char *remote,
 	int		 fd, sock, rc;
 
 	if (mkdir(local, 0700) == -1)
-		err(FOP_EXIT_ERROR, "%s%s", local, errno == EEXIST ?
+		ctl_fail_errno("local", "%s%s", local, errno == EEXIST ?
 		    " (get -r makes a new directory)" : "");
 	/* The directory just made, not one put in its place since. */
 	if ((fd = open(local, O_PATH | O_DIRECTORY | O_NOFOLLOW |

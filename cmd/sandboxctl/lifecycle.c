@@ -24,7 +24,7 @@ life_duration(const char *opt, const char *s)
 
 	if (duration_parse(s, &ms) == -1 || ms % 1000 != 0 || ms == 0 ||
 	    ms / 1000 > UINT32_MAX)
-		errx(125, "bad %s %s: whole seconds, at least 1, with an "
+		ctl_fail("usage", "bad %s %s: whole seconds, at least 1, with an "
 		    "optional s, m or h suffix (30s, 5m, 1h)", opt, s);
 	return (ms / 1000);
 }
@@ -49,7 +49,7 @@ life_create_options(int argc, char *argv[], struct sbx_create_req *req)
 		case 'p':
 			if (strlcpy(req->policy, optarg, sizeof(req->policy)) >=
 			    sizeof(req->policy))
-				errx(125, "policy name too long: %s", optarg);
+				ctl_fail("usage", "policy name too long: %s", optarg);
 			break;
 		case 'T':
 			req->tap = 1;
@@ -63,7 +63,7 @@ life_create_options(int argc, char *argv[], struct sbx_create_req *req)
 		case 'l':
 			if (label_add(req->labels, &req->nlabels,
 			    &req->labels_len, optarg, why, sizeof(why)) == -1)
-				errx(125, "%s", why);
+				ctl_fail("usage", "%s", why);
 			break;
 		default:
 			goto usage;
@@ -72,7 +72,7 @@ life_create_options(int argc, char *argv[], struct sbx_create_req *req)
 	if (optind == argc)
 		return;
  usage:
-	errx(125, "usage: create [-T | --tap] [-p policy] [--ttl duration] "
+	ctl_fail("usage", "usage: create [-T | --tap] [-p policy] [--ttl duration] "
 	    "[--idle duration] [--label key=value]...");
 }
 
@@ -93,13 +93,13 @@ life_ps_options(int argc, char *argv[])
 			goto usage;
 		/* KEY alone matches any value: check it as KEY=. */
 		if (ps_nfilter >= LABEL_MAX)
-			errx(125, "at most %d --label filters", LABEL_MAX);
+			ctl_fail("usage", "at most %d --label filters", LABEL_MAX);
 		if (strchr(optarg, '=') != NULL)
 			ps_filter[ps_nfilter] = optarg;
 		else if (asprintf(&ps_filter[ps_nfilter], "%s=", optarg) == -1)
-			err(125, NULL);
+			ctl_fail_errno("failed", "asprintf");
 		if (label_check(ps_filter[ps_nfilter], why, sizeof(why)) == -1)
-			errx(125, "--label: %s", why);
+			ctl_fail("usage", "--label: %s", why);
 		if (strchr(optarg, '=') == NULL)
 			ps_filter[ps_nfilter][strlen(optarg)] = '\0';
 		ps_nfilter++;
@@ -107,7 +107,7 @@ life_ps_options(int argc, char *argv[])
 	if (optind == argc)
 		return;
  usage:
-	errx(125, "usage: ps [--label key[=value]]...");
+	ctl_fail("usage", "usage: ps [--label key[=value]]...");
 }
 
 /* The labels of a reply, checked as sandboxd must have sent them. */
@@ -126,7 +126,7 @@ life_ps_match(const struct sbx_info *si)
 	int		 i;
 
 	if (ps_nfilter > 0 && !life_labels_ok(si))
-		errx(1, "malformed labels in a reply");
+		ctl_fail("protocol", "malformed labels in a reply");
 	for (i = 0; i < ps_nfilter; i++) {
 		eq = strchr(ps_filter[i], '=');
 		snprintf(key, sizeof(key), "%.*s", eq != NULL ?
@@ -185,7 +185,7 @@ life_json(json_t *o, const struct sbx_info *si)
 	if (o == NULL)
 		return;
 	if ((labels = json_object()) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "json_object");
 	if (life_labels_ok(si))
 		for (i = 0; i < si->nlabels; i++, p += strlen(p) + 1) {
 			strlcpy(key, p, sizeof(key));

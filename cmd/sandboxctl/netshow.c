@@ -63,7 +63,7 @@ show_net_info(const struct sbx_net_info *m)
 	char			 why[64];
 
 	if (net_check_info(m, why, sizeof(why)) == -1)
-		errx(1, "%s", why);
+		ctl_fail("protocol", "%s", why);
 	net_addr(AF_INET, m->resolver, r, sizeof(r));
 	if (json) {
 		json_decref(net_json);
@@ -103,9 +103,9 @@ show_net_pins(const struct sbx_net_pins *m)
 	uint32_t			 i;
 
 	if (net_check_pins(m, why, sizeof(why)) == -1)
-		errx(1, "%s", why);
+		ctl_fail("protocol", "%s", why);
 	if (json && net_pins == NULL && (net_pins = json_array()) == NULL)
-		errx(1, "json");
+		ctl_fail("failed", "json");
 	for (i = 0; i < m->count; i++) {
 		p = &m->pins[i];
 		net_addr(p->af, p->addr, a, sizeof(a));
@@ -133,7 +133,7 @@ show_net_rules(const char *p, size_t n)
 	char	*v;
 
 	if (net_check_rules(p, n, why, sizeof(why)) == -1)
-		errx(1, "%s", why);
+		ctl_fail("protocol", "%s", why);
 	if (!json) {
 		if (!net_rules_begun) {
 			if (net_npins == 0)
@@ -145,7 +145,7 @@ show_net_rules(const char *p, size_t n)
 		return;
 	}
 	if ((v = realloc(net_rules, net_rules_len + n + 1)) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	net_rules = v;
 	memcpy(net_rules + net_rules_len, p, n);
 	net_rules_len += n;

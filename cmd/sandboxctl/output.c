@@ -1,4 +1,5 @@
 /* Printing replies: a table for people, JSON lines with -j. */
+#include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,29 +71,19 @@ show_proc_json(const struct ctl_proc_status *ps, const char *caps)
 	    "uptime", (json_int_t)ps->uptime,
 	    "conf_generation", (json_int_t)ps->conf_generation,
 	    "state", state_name(ps->state), "root", ps->root);
-	if (o == NULL)
-		return;
-	json_dumpf(o, stdout, JSON_COMPACT);
-	putchar('\n');
-	json_decref(o);
+	json_emit(o);
 }
 
 /* netd's warning about the host's other filters, after the rows. */
 void
 show_hostfw(const struct net_hostfw *hf)
 {
-	json_t	*o;
-
 	if (!json) {
 		printf("warning: host firewall: %s\n", hf->text);
 		return;
 	}
-	if ((o = json_pack("{s:s, s:s}", "event", "net.hostfw", "problem",
-	    hf->text)) == NULL)
-		return;
-	json_dumpf(o, stdout, JSON_COMPACT);
-	putchar('\n');
-	json_decref(o);
+	json_emit(json_pack("{s:s, s:s}", "event", "net.hostfw", "problem",
+	    hf->text));
 }
 
 void
@@ -115,32 +106,66 @@ show_proc_status(const struct ctl_proc_status *ps)
 	    state_name(ps->state), ps->caps);
 }
 
-void
-json_emit(json_t *o)
+/* The stable code of a failure sandboxd reported (sandboxctl(8)). */
+static const char *
+result_code(const struct ctl_result *res)
 {
-	if (o == NULL)
-		return;
-	json_dumpf(o, stdout, JSON_COMPACT);
-	putchar('\n');
-	fflush(stdout);
-	json_decref(o);
+	switch (res->fail) {
+	case CTL_FAIL_NOCMD:
+		return ("command_not_found");
+	case CTL_FAIL_NOEXEC:
+		return ("command_not_executable");
+	case CTL_FAIL_LIMIT:
+		return ("limit");
+	}
+	switch (res->error) {
+	case EPERM:
+	case EACCES:
+		return ("permission_denied");
+	case ENOENT:
+		return ("not_found");
+	case EEXIST:
+		return ("exists");
+	case EINVAL:
+		return ("invalid");
+	case EAGAIN:
+		return ("unavailable");
+	case ETIMEDOUT:
+		return ("timed_out");
+	case ECANCELED:
+		return ("cancelled");
+	case EDQUOT:
+	case ENOSPC:
+		return ("quota");
+	}
+	return ("failed");
 }
 
+/*
+ * 125: sandboxd refused or failed, as timeout(1) and env(1) do; 127
+ * and 126 for a command not found or not executable, as sh(1) does.
+ */
 int
 show_result(const struct ctl_result *res)
 {
 	show_net_flush();
-	if (json)
-		json_emit(json_pack("{s:s, s:b, s:i, s:s, s:s}", "event",
-		    "result", "ok", res->error == 0, "error", res->error,
-		    "message", res->msg, "corr", res->corr));
+	if (res->error != 0 && json)
+		jev_error(result_code(res), res->error, res->corr, res->msg);
+	else if (json)
+		json_emit(json_pack("{s:s, s:b, s:s, s:s}", "event", "result",
+		    "ok", 1, "message", res->msg, "corr", res->corr));
 	else if (res->error != 0)
 		fprintf(stderr, "sandboxctl: %s\n", res->msg);
 	else if (res->msg[0] != '\0' && !ctl_last.have_sandbox &&
 	    !ctl_last.ps)
 		printf("%s\n", res->msg);
-	/* 125: sandboxd refused or failed, as timeout(1) and env(1) do. */
-	return (res->error == 0 ? 0 : 125);
+	if (res->error == 0)
+		return (0);
+	if (res->fail == CTL_FAIL_NOCMD)
+		return (127);
+	if (res->fail == CTL_FAIL_NOEXEC)
+		return (126);
+	return (125);
 }
 
 void
@@ -234,59 +259,22 @@ show_exec_start(const struct sbx_exec_start *st)
 {
 	if (json)
 		json_emit(json_pack("{s:s, s:s, s:I, s:s, s:i, s:I, s:b, s:b, "
-		    "s:I}", "event", "exec.start", "id", st->id, "exec",
+		    "s:I}", "event", "start", "id", st->id, "exec",
 		    (json_int_t)st->exec_id, "exec_id", st->exec, "pid",
 		    st->pid, "timeout", (json_int_t)st->timeout, "detached",
 		    st->detached, "replay", st->replay, "started",
 		    (json_int_t)st->started));
 }
 
-/* An exec's streams, each escaped on a terminal. */
+/* An exec's streams: escaped on a terminal, or events with -j. */
 static struct esc_state	 esc_out, esc_err;
-
-/* JSON strings are UTF-8: each ill-formed byte becomes U+FFFD. */
-static char *
-utf8_clean(const char *s, size_t len, size_t *outlen)
-{
-	char	*out, *o;
-	size_t	 i, n;
-
-	if ((out = o = malloc(len * 3 + 1)) == NULL)
-		err(1, NULL);
-	for (i = 0; i < len; i += n) {
-		if ((n = utf8_seqlen(s + i, len - i)) ==
-		    0) {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			n = 1;
-			continue;
-		}
-		memcpy(o, s + i, n);
-		o += n;
-	}
-	*outlen = o - out;
-	return (out);
-}
-
-static void
-show_line(const struct sbx_output_hdr *h, const char *line, size_t len)
-{
-	char	*clean;
-	size_t	 clen;
-
-	clean = utf8_clean(line, len, &clen);
-	json_emit(json_pack("{s:s, s:s, s:I, s:s, s:s%}", "event", "log.line",
-	    "id", h->id, "exec", (json_int_t)h->exec_id, "stream",
-	    h->stream == SBX_STDOUT ? "stdout" : "stderr", "line", clean,
-	    clen));
-	free(clean);
-}
+static struct jev_stream jev_out = { "stdout", "", 0, { 0 }, 0 };
+static struct jev_stream jev_err = { "stderr", "", 0, { 0 }, 0 };
 
 void
 show_output(const struct sbx_output_hdr *h, const char *data)
 {
-	const char	*nl;
-	size_t		 left = h->len;
+	struct jev_stream	*js;
 
 	if (!json) {
 		fflush(stdout);
@@ -296,15 +284,54 @@ show_output(const struct sbx_output_hdr *h, const char *data)
 			esc_write(STDERR_FILENO, &esc_err, data, h->len);
 		return;
 	}
-	while (left > 0) {
-		if ((nl = memchr(data, '\n', left)) == NULL) {
-			show_line(h, data, left);
-			break;
-		}
-		show_line(h, data, nl - data);
-		left -= nl - data + 1;
-		data = nl + 1;
+	js = h->stream == SBX_STDOUT ? &jev_out : &jev_err;
+	if (js->exec != h->exec_id || strcmp(js->id, h->id) != 0) {
+		jev_output_end(js);
+		strlcpy(js->id, h->id, sizeof(js->id));
+		js->exec = h->exec_id;
 	}
+	jev_output(js, data, h->len);
+}
+
+static const char *
+exit_reason(const struct sbx_exec_result *r)
+{
+	if (r->reason == SBX_REASON_EXIT)
+		return (r->signal != 0 ? "signalled" : "exited");
+	return (sbx_reason_name(r->reason));
+}
+
+/* The last event of an exec: how it ended and what it used. */
+static void
+show_exit_json(const struct sbx_exec_result *r, int rc)
+{
+	json_t	*o;
+
+	jev_output_end(&jev_out);
+	jev_output_end(&jev_err);
+	o = json_pack("{s:s, s:s, s:I, s:s, s:i, "
+	    "s:{s:b, s:b}, s:{s:I, s:I}, s:{s:I, s:I, s:I, s:I}}",
+	    "event", "exit", "id", r->id, "exec", (json_int_t)r->exec_id,
+	    "reason", exit_reason(r), "exit_status", rc,
+	    "truncated", "stdout", r->truncated_stdout,
+	    "stderr", r->truncated_stderr,
+	    "bytes", "stdout", (json_int_t)r->bytes_stdout,
+	    "stderr", (json_int_t)r->bytes_stderr,
+	    "usage", "wall_us", (json_int_t)r->duration_us,
+	    "user_us", (json_int_t)r->utime_us,
+	    "system_us", (json_int_t)r->stime_us,
+	    "max_rss_bytes", (json_int_t)(r->maxrss_kb * 1024));
+	if (o != NULL) {
+		json_object_set_new(o, "exec_id", json_string(r->exec));
+		json_object_set_new(o, "code", r->signal == 0 ?
+		    json_integer(r->status) : json_null());
+		json_object_set_new(o, "signal", r->signal != 0 ?
+		    json_integer(r->signal) : json_null());
+		if (r->signal != 0 && sigabbrev_np(r->signal) != NULL)
+			json_object_set_new(o, "signal_name",
+			    json_string(sigabbrev_np(r->signal)));
+	}
+	json_emit(o);
 }
 
 /* The command's own status; 124 on timeout; 128+N on signal N. */
@@ -319,34 +346,35 @@ show_exec_result(const struct sbx_exec_result *r)
 		rc = 128 + r->signal;
 	else
 		rc = r->status;
-	if (!json) {
-		esc_flush(STDOUT_FILENO, &esc_out);
-		esc_flush(STDERR_FILENO, &esc_err);
-	}
+	ctl_last.exec_result = *r;
+	ctl_last.have_exec_result = 1;
+	ctl_last.exit_status = rc;
+	/* With -j, the exit event comes last, from show_exec_end. */
 	if (json)
-		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:i, s:s, s:I, "
-		    "s:I, s:I, s:b, s:b, s:b, s:i}", "event", "exec.complete",
-		    "id", r->id, "exec", (json_int_t)r->exec_id, "status",
-		    r->status, "signal", r->signal, "reason",
-		    sbx_reason_name(r->reason),
-		    "duration_us", (json_int_t)r->duration_us,
-		    "bytes_stdout", (json_int_t)r->bytes_stdout,
-		    "bytes_stderr", (json_int_t)r->bytes_stderr,
-		    "truncated", r->truncated_stdout || r->truncated_stderr,
-		    "truncated_stdout", r->truncated_stdout,
-		    "truncated_stderr", r->truncated_stderr, "exit", rc));
-	else if (r->reason != SBX_REASON_EXIT ||
+		return (rc);
+	esc_flush(STDOUT_FILENO, &esc_out);
+	esc_flush(STDERR_FILENO, &esc_err);
+	if (r->reason != SBX_REASON_EXIT ||
 	    r->truncated_stdout || r->truncated_stderr)
 		fprintf(stderr, "sandboxctl: %s%s%s\n",
 		    sbx_reason_name(r->reason),
 		    r->signal ? ", signal " : "",
 		    r->signal ? strsignal(r->signal) : "");
-	if (!json && (r->truncated_stdout || r->truncated_stderr))
+	if (r->truncated_stdout || r->truncated_stderr)
 		fprintf(stderr, "sandboxctl: output truncated (stdout %llu "
 		    "bytes, stderr %llu bytes produced)\n",
 		    (unsigned long long)r->bytes_stdout,
 		    (unsigned long long)r->bytes_stderr);
 	return (rc);
+}
+
+/* After everything else a run or an exec prints: exactly one exit. */
+void
+show_exec_end(void)
+{
+	if (json && ctl_last.have_exec_result)
+		show_exit_json(&ctl_last.exec_result, ctl_last.exit_status);
+	ctl_last.have_exec_result = 0;
 }
 
 static const char *

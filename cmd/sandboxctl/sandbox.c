@@ -36,7 +36,7 @@ parse_timeout(const char *s)
 	v = strtoul(s, &end, 10);
 	if (errno != 0 || end == s || v == 0 || v > 86400 ||
 	    (*end != '\0' && strcmp(end, "s") != 0))
-		errx(1, "bad timeout %s: seconds from 1 to 86400", s);
+		ctl_fail("usage", "bad timeout %s: seconds from 1 to 86400", s);
 	return (v);
 }
 
@@ -53,6 +53,7 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 0;
+	opterr = 0;	/* said below, as JSON with -j */
 	while ((ch = getopt_long(argc, argv, opts, strchr(opts, 'T') != NULL ?
 	    longopts : longopts + 1, NULL)) != -1) {
 		switch (ch) {
@@ -62,7 +63,8 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 		case 'e':
 			if (strchr(optarg, '=') == NULL || optarg[0] == '=' ||
 			    o->nenv >= SBX_EXEC_MAX_ARGS)
-				errx(1, "bad -e %s: want KEY=VALUE", optarg);
+				ctl_fail("usage", "bad -e %s: want KEY=VALUE",
+				    optarg);
 			o->env[o->nenv++] = optarg;
 			break;
 		case 't':
@@ -81,7 +83,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 			o->tap = 1;
 			break;
 		default:
-			errx(1, "usage: see sandboxctl(8)");
+			ctl_fail("usage", "%s: unknown option or missing "
+			    "argument -%c; usage: see sandboxctl(8)", argv[0],
+			    optopt != 0 ? optopt : '?');
 		}
 	}
 	return (optind);
@@ -97,15 +101,15 @@ send_stdio(struct imsgbuf *ibuf, const char *corr)
 	struct sbx_stdio	 m;
 	int			 i, fd;
 
-	if (json)
-		errx(1, "-i and -j both want standard output");
+	/* Standard output is the command's: the events go to stderr. */
+	json_out = stderr;
 	for (i = 0; i < 2; i++) {
 		memset(&m, 0, sizeof(m));
 		strlcpy(m.corr, corr, sizeof(m.corr));
 		m.which = i == 0 ? SBX_STDIO_IN : SBX_STDIO_OUT;
 		if ((fd = dup(i)) == -1)
-			err(1, "-i: %s", i == 0 ? "standard input" :
-			    "standard output");
+			ctl_fail_errno("local", "-i: %s", i == 0 ?
+			    "standard input" : "standard output");
 		ctl_request(ibuf, IMSG_CTL_STDIO, fd, &m, sizeof(m));
 	}
 }
@@ -120,11 +124,11 @@ exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
 		req->flags |= SBX_EXEC_DETACH;
 	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
 	    sizeof(req->cwd))
-		errx(1, "directory too long: %s", o->cwd);
+		ctl_fail("usage", "directory too long: %s", o->cwd);
 	o->env[o->nenv] = NULL;
 	if (sbx_exec_pack(req, argv, o->env) == -1)
-		errx(1, "command and environment too long (%d bytes at most)",
-		    SBX_EXEC_ARGS_SIZE);
+		ctl_fail("usage", "command and environment too long (%d bytes "
+		    "at most)", SBX_EXEC_ARGS_SIZE);
 }
 
 static void
@@ -134,7 +138,7 @@ check_id(const char *id)
 
 	if (strlcpy(buf, id, sizeof(buf)) >= sizeof(buf) ||
 	    sbx_check_id(buf, sizeof(buf)) == -1)
-		errx(1, "not a sandbox id: %s", id);
+		ctl_fail("usage", "not a sandbox id: %s", id);
 }
 
 /* Returns the new sandbox's id in id, or exits. */
@@ -148,8 +152,10 @@ do_create(struct imsgbuf *ibuf, struct sbx_create_req *req, char *id)
 	ctl_last.have_sandbox = 0;
 	ctl_request(ibuf, IMSG_CTL_CREATE, -1, req, sizeof(*req));
 	rc = ctl_replies(ibuf);
-	if (rc != 0 || !ctl_last.have_sandbox)
-		exit(rc != 0 ? rc : 1);
+	if (rc != 0)
+		exit(rc);
+	if (!ctl_last.have_sandbox)
+		ctl_fail("protocol", "sandboxd created no sandbox");
 	strlcpy(id, ctl_last.sandbox.id, SBX_ID_SIZE);
 	return (0);
 }
@@ -162,7 +168,7 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 	int			 rc;
 
 	if ((req = calloc(1, sizeof(*req))) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	ctl_corr(req->corr);
 	strlcpy(req->id, id, sizeof(req->id));
 	exec_fill(req, o, argv);
@@ -174,6 +180,7 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 	/* Detached: its id on a line of its own, and we are done. */
 	if (o->detach && rc == 0 && !json)
 		printf("%s\n", ctl_last.exec);
+	show_exec_end();
 	return (rc);
 }
 
@@ -199,7 +206,7 @@ command_args(int argc, char *argv[], int i)
 	else if (i < argc && strcmp(argv[i], "--") == 0)
 		i++;
 	if (i >= argc)
-		errx(1, "no command given after --");
+		ctl_fail("usage", "no command given after --");
 	return (argv + i);
 }
 
@@ -215,12 +222,12 @@ cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 	i = exec_options(argc, argv, "+ip:e:t:w:", &o);
 	cmd = command_args(argc, argv, i);
 	if ((req = calloc(1, sizeof(*req))) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	ctl_corr(req->create.corr);
 	strlcpy(req->exec.corr, req->create.corr, sizeof(req->exec.corr));
 	if (o.policy != NULL && strlcpy(req->create.policy, o.policy,
 	    sizeof(req->create.policy)) >= sizeof(req->create.policy))
-		errx(1, "policy name too long: %s", o.policy);
+		ctl_fail("usage", "policy name too long: %s", o.policy);
 	req->create.ephemeral = 1;
 	exec_fill(&req->exec, &o, cmd);
 	if (o.interactive)
@@ -235,6 +242,7 @@ cmd_run(struct imsgbuf *ibuf, int argc, char *argv[])
 	ctl_last.have_sandbox = 1;	/* keep "destroyed" off stdout */
 	if (ctl_replies(ibuf) == 0)
 		show_event_id("sandbox.destroy", ctl_last.sandbox.id);
+	show_exec_end();
 	return (rc);
 }
 
@@ -260,11 +268,11 @@ cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
 
 	i = exec_options(argc, argv, "+die:t:w:", &o);
 	if (i >= argc)
-		errx(1, "usage: exec [-di] [-e K=V] [-t timeout] [-w dir] id -- "
-		    "cmd ...");
+		ctl_fail("usage", "usage: exec [-di] [-e K=V] [-t timeout] "
+		    "[-w dir] id -- cmd ...");
 	if (o.detach && o.interactive)
-		errx(125, "exec: -d and -i exclude each other: a detached "
-		    "exec has no standard input or output of ours");
+		ctl_fail("usage", "exec: -d and -i exclude each other: a "
+		    "detached exec has no standard input or output of ours");
 	check_id(argv[i]);
 	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));
 }
@@ -275,7 +283,7 @@ cmd_by_id(struct imsgbuf *ibuf, uint32_t type, int argc, char *argv[])
 	int	 rc;
 
 	if (argc != 2)
-		errx(1, "usage: %s id", argv[0]);
+		ctl_fail("usage", "usage: %s id", argv[0]);
 	check_id(argv[1]);
 	rc = do_by_id(ibuf, type, argv[1]);
 	if (rc == 0 && type == IMSG_CTL_DESTROY)
@@ -309,7 +317,7 @@ do_file(struct imsgbuf *ibuf, uint32_t type, const char *id,
 	ctl_corr(req.corr);
 	strlcpy(req.id, id, sizeof(req.id));
 	if (len >= sizeof(req.path))
-		errx(1, "path too long: %s", remote);
+		ctl_fail("usage", "path too long: %s", remote);
 	memcpy(req.path, remote, len);
 	req.pathlen = len;
 	req.mode = mode & 0777;
@@ -326,18 +334,18 @@ cmd_put(struct imsgbuf *ibuf, int argc, char *argv[])
 
 	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
 		if (argc != 5)
-			errx(125, "usage: put -r id localdir remotedir");
+			ctl_fail("usage", "usage: put -r id localdir remotedir");
 		return (cmd_put_tree(ibuf, argv[2], argv[3], argv[4]));
 	}
 	if (argc != 4)
-		errx(1, "usage: put [-r] id local remote");
+		ctl_fail("usage", "usage: put [-r] id local remote");
 	check_id(argv[1]);
 	if ((fd = open(argv[2], O_RDONLY | O_CLOEXEC)) == -1)
-		err(1, "%s", argv[2]);
+		ctl_fail_errno("local", "%s", argv[2]);
 	if (fstat(fd, &st) == -1)
-		err(1, "%s", argv[2]);
+		ctl_fail_errno("local", "%s", argv[2]);
 	if (!S_ISREG(st.st_mode))
-		errx(1, "%s: not a regular file", argv[2]);
+		ctl_fail("local", "%s: not a regular file", argv[2]);
 	return (do_file(ibuf, IMSG_CTL_PUT, argv[1], argv[3], fd,
 	    st.st_mode));
 }
@@ -349,15 +357,15 @@ cmd_get(struct imsgbuf *ibuf, int argc, char *argv[])
 
 	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
 		if (argc != 5)
-			errx(125, "usage: get -r id remotedir localdir");
+			ctl_fail("usage", "usage: get -r id remotedir localdir");
 		return (cmd_get_tree(ibuf, argv[2], argv[3], argv[4]));
 	}
 	if (argc != 4)
-		errx(1, "usage: get [-r] id remote local");
+		ctl_fail("usage", "usage: get [-r] id remote local");
 	check_id(argv[1]);
 	if ((fd = open(argv[3], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0644)) == -1)
-		err(1, "%s", argv[3]);
+		ctl_fail_errno("local", "%s", argv[3]);
 	rc = do_file(ibuf, IMSG_CTL_GET, argv[1], argv[2], fd, 0);
 	if (rc != 0)
 		unlink(argv[3]);

@@ -14,20 +14,23 @@
 
 int		 json;
 struct ctl_last	 ctl_last;
+static const char *ctl_socket = CONF_DEFAULT_SOCKET;
 
 __attribute__((noreturn))
 static void
 usage(void)
 {
 	extern char	*__progname;
-
-	fprintf(stderr, "usage: %s [-jr] [-s socket] command [arg ...]\n"
+	static const char text[] =
+	    "usage: %s [-jr] [-s socket] command [arg ...]\n"
 	    "commands:\n"
 	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
-	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
+	    "\trun [-i] [-p policy] [-e name=value]... [-t timeout] "
+	    "[-w dir] -- command ...\n"
 	    "\tcreate [-T | --tap] [-p policy] [--ttl duration] "
 	    "[--idle duration]\n\t    [--label key=value]...\n"
-	    "\texec [-di] [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
+	    "\texec [-di] [-e name=value]... [-t timeout] [-w dir] id -- "
+	    "command ...\n"
 	    "\tattach exec\n\twait exec\n\tkill [-s signal] exec\n"
 	    "\tkill id\n\tdestroy id\n\tpause id\n\tresume id\n"
 	    "\tps [--label key[=value]]...\n\tps id\n\tshow id\n"
@@ -35,12 +38,21 @@ usage(void)
 	    "\tput -r id localdir remotedir\n\tget -r id remotedir localdir\n"
 	    "\tls id [path]\n\tstat id path\n"
 	    "\tmkdir [-p] [-m mode] id path\n\trm [-r] id path\n"
-	    "\tservice start name [-p policy] [-e K=V]... [-- cmd ...]\n"
+	    "\tservice start name [-p policy] [-e name=value]... "
+	    "[-- command ...]\n"
 	    "\tservice stop | restart | status | attach name\n"
-	    "\tservice list\n", __progname);
-	exit(1);
+	    "\tservice list\n";
+	char	 msg[sizeof(text) + 64];
+
+	if (json) {
+		snprintf(msg, sizeof(msg), text, __progname);
+		jev_error("usage", 0, NULL, msg);
+	} else
+		fprintf(stderr, text, __progname);
+	exit(125);
 }
 
+/* Errors reaching sandboxd are 125, with -j an error event. */
 static int
 ctl_connect(const char *path)
 {
@@ -51,18 +63,19 @@ ctl_connect(const char *path)
 	sun.sun_family = AF_UNIX;
 	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
 	    sizeof(sun.sun_path))
-		errx(125, "socket path too long: %s", path);
+		ctl_fail("usage", "socket path too long: %s", path);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		err(125, "socket");
+		ctl_fail_errno("unavailable", "socket");
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
 		return (fd);
 	if (errno == EACCES)
-		errx(125, "%s: permission denied: only root and members of "
-		    "the control group may use sandboxd", path);
+		ctl_fail("permission_denied", "%s: permission denied: only "
+		    "root and members of the control group may use sandboxd",
+		    path);
 	if (errno == ENOENT || errno == ECONNREFUSED)
-		errx(125, "%s: %s (is sandboxd running?)", path,
+		ctl_fail("unavailable", "%s: %s (is sandboxd running?)", path,
 		    strerror(errno));
-	err(125, "connect %s", path);
+	ctl_fail_errno("unavailable", "connect %s", path);
 }
 
 void
@@ -80,17 +93,21 @@ void
 ctl_request(struct imsgbuf *ibuf, uint32_t type, int fd, const void *data,
     size_t len)
 {
+	/* Connected only now: every argument has been checked. */
+	if (ibuf->fd == -1)
+		ibuf->fd = ctl_connect(ctl_socket);
 	if (imsg_compose(ibuf, type, 0, 0, fd, data, len) == -1)
-		err(1, "compose request");
+		ctl_fail_errno("failed", "compose request");
 	/* A refused client may find the refusal waiting: read it. */
 	if (imsg_flush(ibuf) == -1 && errno != EPIPE && errno != ECONNRESET)
-		err(1, "send request");
+		ctl_fail_errno("connection_lost", "send request");
 }
 
 /* Exactly the payload, or we stop: the daemon does not send junk. */
 #define REPLY_GET(imsg, var) do {					\
 	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
-		errx(1, "malformed reply %u", imsg_get_type(imsg));	\
+		ctl_fail("protocol", "malformed reply %u",		\
+		    imsg_get_type(imsg));				\
 } while (0)
 
 static void
@@ -100,10 +117,10 @@ ctl_output(struct imsg *imsg)
 	size_t			 len = imsg_get_len(imsg);
 
 	if (len < sizeof(hdr))
-		errx(1, "malformed output");
+		ctl_fail("protocol", "malformed output");
 	memcpy(&hdr, imsg->data, sizeof(hdr));
 	if (hdr.len != len - sizeof(hdr))
-		errx(1, "malformed output");
+		ctl_fail("protocol", "malformed output");
 	show_output(&hdr, (const char *)imsg->data + sizeof(hdr));
 }
 
@@ -131,7 +148,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	case IMSG_CTL_STDIO:
 		REPLY_GET(imsg, sio);
 		if ((fd = imsg_get_fd(imsg)) == -1 || sio.which > SBX_STDIO_OUT)
-			errx(1, "malformed stdio reply");
+			ctl_fail("protocol", "malformed stdio reply");
 		if (ctl_last.stdio[sio.which] != -1)
 			close(ctl_last.stdio[sio.which]);
 		ctl_last.stdio[sio.which] = fd;
@@ -139,7 +156,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	case IMSG_CTL_HOSTFW:
 		REPLY_GET(imsg, hf);
 		if (memchr(hf.text, '\0', sizeof(hf.text)) == NULL)
-			errx(1, "malformed status reply");
+			ctl_fail("protocol", "malformed status reply");
 		show_hostfw(&hf);
 		return (0);
 	case IMSG_CTL_PROC_STATUS:
@@ -148,7 +165,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 		    memchr(ps.name, '\0', sizeof(ps.name)) == NULL ||
 		    memchr(ps.user, '\0', sizeof(ps.user)) == NULL ||
 		    memchr(ps.root, '\0', sizeof(ps.root)) == NULL)
-			errx(1, "malformed status reply");
+			ctl_fail("protocol", "malformed status reply");
 		show_proc_status(&ps);
 		return (0);
 	case IMSG_CTL_SANDBOX:
@@ -159,7 +176,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	case IMSG_CTL_EXEC_START:
 		REPLY_GET(imsg, st);
 		if (memchr(st.exec, '\0', sizeof(st.exec)) == NULL)
-			errx(1, "malformed exec start reply");
+			ctl_fail("protocol", "malformed exec start reply");
 		strlcpy(ctl_last.exec, st.exec, sizeof(ctl_last.exec));
 		show_exec_start(&st);
 		return (0);
@@ -190,7 +207,8 @@ ctl_reply(struct imsg *imsg, int *rc)
 		*rc = show_result(&res);
 		return (1);
 	}
-	errx(1, "unexpected reply type %u", imsg_get_type(imsg));
+	ctl_fail("protocol", "unexpected reply type %u",
+	    imsg_get_type(imsg));
 }
 
 int
@@ -204,12 +222,13 @@ ctl_replies(struct imsgbuf *ibuf)
 		while ((n = imsg_get(ibuf, &imsg)) == 0) {
 			if ((n = imsg_read(ibuf)) == -1 && errno != EINTR &&
 			    errno != EAGAIN)
-				err(1, "read reply");
+				ctl_fail_errno("connection_lost", "read reply");
 			if (n == 0)
-				errx(1, "sandboxd closed the connection");
+				ctl_fail("connection_lost", "sandboxd closed "
+				    "the connection");
 		}
 		if (n == -1)
-			err(1, "malformed reply");
+			ctl_fail_errno("protocol", "malformed reply");
 		done = ctl_reply(&imsg, &rc);
 		ctl_last.last_type = imsg_get_type(&imsg);
 		imsg_free(&imsg);
@@ -289,7 +308,6 @@ int
 main(int argc, char *argv[])
 {
 	struct imsgbuf	 ibuf;
-	const char	*sock = CONF_DEFAULT_SOCKET;
 	int		 ch;
 
 	while ((ch = getopt(argc, argv, "+jrs:")) != -1) {
@@ -301,7 +319,7 @@ main(int argc, char *argv[])
 			raw_output = 1;
 			break;
 		case 's':
-			sock = optarg;
+			ctl_socket = optarg;
 			break;
 		default:
 			usage();
@@ -311,7 +329,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		usage();
-	imsg_init(&ibuf, ctl_connect(sock));
+	imsg_init(&ibuf, -1);
 	imsg_set_maxsize(&ibuf, MAX_IMSGSIZE);
 	/* service attach is sent fds: the service's stdio. */
 	imsg_allow_fdpass(&ibuf);

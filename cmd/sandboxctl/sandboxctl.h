@@ -2,11 +2,15 @@
 #define SANDBOXCTL_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "imsg.h"
 #include "sandboxd_imsg.h"
 
 extern int	 json;
+extern FILE	*json_out;	/* stdout, or stderr under -i */
+
+#define JSON_VERSION	1	/* of the -j event stream */
 
 /* sandboxctl.c: one request, then its replies until the last one. */
 void	 ctl_request(struct imsgbuf *, uint32_t, int, const void *, size_t);
@@ -61,7 +65,24 @@ void	 show_exec_start(const struct sbx_exec_start *);
 void	 show_output(const struct sbx_output_hdr *, const char *);
 int	 show_exec_result(const struct sbx_exec_result *);
 void	 show_event_id(const char *, const char *);
+
+/* jsonout.c: the -j event stream. */
+struct jev_stream {
+	const char	*stream;	/* "stdout", "stderr" */
+	char		 id[SBX_ID_SIZE];
+	uint32_t	 exec;
+	unsigned char	 carry[3];	/* a character cut short */
+	size_t		 ncarry;
+};
 void	 json_emit(json_t *);
+void	 jev_output(struct jev_stream *, const char *, size_t);
+void	 jev_output_end(struct jev_stream *);
+void	 jev_error(const char *, int, const char *, const char *);
+void	 ctl_fail(const char *, const char *, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	 ctl_fail_errno(const char *, const char *, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	 show_exec_end(void);
 void	 show_service_header(void);
 void	 show_service(const struct svc_info *);
 
@@ -92,6 +113,10 @@ struct ctl_last {
 	int			 stdio[2];	/* attach: sent by sandboxd */
 	int			 service_long;	/* service status */
 	int			 service_header;	/* printed */
+	/* An exec's end, for the exit event that comes last. */
+	struct sbx_exec_result	 exec_result;
+	int			 have_exec_result;
+	int			 exit_status;
 	char			 exec[SBX_EXEC_ID_SIZE];	/* EXEC_START's */
 };
 extern struct ctl_last	 ctl_last;

@@ -26,8 +26,8 @@
 static void
 svc_usage(void)
 {
-	errx(1, "usage: service start name [-p policy] [-e K=V]... [-- cmd "
-	    "...] | stop name | restart name | status name | list | "
+	ctl_fail("usage", "usage: service start name [-p policy] [-e K=V]... "
+	    "[-- cmd ...] | stop name | restart name | status name | list | "
 	    "attach name");
 }
 
@@ -39,7 +39,7 @@ svc_name(struct svc_req *req, const char *name)
 	if (strlcpy(req->name, name, sizeof(req->name)) >= sizeof(req->name) ||
 	    conf_check_name(req->name, sizeof(req->name), "service", err,
 	    sizeof(err)) == -1)
-		errx(1, "bad service name: %s", name);
+		ctl_fail("usage", "bad service name: %s", name);
 }
 
 /* start NAME [-p policy] [-e K=V]... [-- cmd ...] */
@@ -55,12 +55,14 @@ svc_start_args(struct svc_req *req, int argc, char *argv[])
 		case 'p':
 			if (strlcpy(req->policy, optarg, sizeof(req->policy)) >=
 			    sizeof(req->policy))
-				errx(1, "policy name too long: %s", optarg);
+				ctl_fail("usage", "policy name too long: %s",
+				    optarg);
 			break;
 		case 'e':
 			if (strchr(optarg, '=') == NULL || optarg[0] == '=' ||
 			    nenv >= SBX_EXEC_MAX_ARGS)
-				errx(1, "bad -e %s: want KEY=VALUE", optarg);
+				ctl_fail("usage", "bad -e %s: want KEY=VALUE",
+				    optarg);
 			env[nenv++] = optarg;
 			break;
 		default:
@@ -70,13 +72,13 @@ svc_start_args(struct svc_req *req, int argc, char *argv[])
 	env[nenv] = NULL;
 	if (optind == argc) {
 		if (nenv > 0 || req->policy[0] != '\0')
-			errx(1, "-p and -e come with a command");
+			ctl_fail("usage", "-p and -e come with a command");
 		return;
 	}
 	ctl_corr(req->exec.corr);
 	if (sbx_exec_pack(&req->exec, argv + optind, env) == -1)
-		errx(1, "command and environment too long (%d bytes at most)",
-		    SBX_EXEC_ARGS_SIZE);
+		ctl_fail("usage", "command and environment too long (%d bytes "
+		    "at most)", SBX_EXEC_ARGS_SIZE);
 }
 
 static void
@@ -89,12 +91,25 @@ write_all(int fd, const char *p, size_t len, const char *what)
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			if (errno == EPIPE)
-				errx(1, "%s: the service is gone", what);
-			err(1, "%s", what);
+				ctl_fail("connection_lost", "%s: the service "
+				    "is gone", what);
+			ctl_fail_errno("failed", "%s", what);
 		}
 		p += n;
 		len -= n;
 	}
+}
+
+/* With -j, the output's tail and why it ended. */
+static void
+attach_end(struct jev_stream *js, const char *why)
+{
+	if (json) {
+		jev_output_end(js);
+		json_emit(json_pack("{s:s, s:b, s:s}", "event", "result", "ok",
+		    why == NULL, "message", why != NULL ? why : ""));
+	} else if (why != NULL)
+		fprintf(stderr, "sandboxctl: %s\n", why);
 }
 
 /* Copy until there is nothing more to copy; see the top. */
@@ -103,12 +118,13 @@ attach_pump(int in_w, int out_r, int sock)
 {
 	struct pollfd	 pfd[3];
 	struct esc_state esc = { { 0 }, 0 };
+	struct jev_stream js = { "stdout", "", 0, { 0 }, 0 };
 	char		*buf;
 	ssize_t		 n;
 	int		 in_open = 1, timeout;
 
 	if ((buf = malloc(ATTACH_BUF)) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
 		pfd[0].fd = in_open ? STDIN_FILENO : -1;
@@ -121,7 +137,7 @@ attach_pump(int in_w, int out_r, int sock)
 		if ((n = poll(pfd, 3, timeout)) == -1) {
 			if (errno == EINTR)
 				continue;
-			err(1, "poll");
+			ctl_fail_errno("failed", "poll");
 		}
 		if (n == 0)
 			break;
@@ -129,12 +145,13 @@ attach_pump(int in_w, int out_r, int sock)
 			n = read(out_r, buf, ATTACH_BUF);
 			if (n == 0 || (n == -1 && errno != EAGAIN &&
 			    errno != EINTR)) {
-				fprintf(stderr, "sandboxctl: the service's "
-				    "output ended\n");
+				attach_end(&js, "the service's output ended");
 				free(buf);
 				return (1);
 			}
-			if (n > 0)
+			if (n > 0 && json)
+				jev_output(&js, buf, n);
+			else if (n > 0)
 				esc_write(STDOUT_FILENO, &esc, buf, n);
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP)) {
@@ -142,7 +159,7 @@ attach_pump(int in_w, int out_r, int sock)
 			if (n == 0)
 				in_open = 0;
 			else if (n == -1 && errno != EINTR && errno != EAGAIN)
-				err(1, "stdin");
+				ctl_fail_errno("local", "stdin");
 			else if (n > 0)
 				write_all(in_w, buf, n, "service input");
 		}
@@ -150,6 +167,7 @@ attach_pump(int in_w, int out_r, int sock)
 		if (pfd[2].revents & (POLLIN | POLLHUP))
 			break;
 	}
+	attach_end(&js, NULL);
 	free(buf);
 	return (0);
 }
@@ -159,14 +177,12 @@ svc_attach(struct imsgbuf *ibuf)
 {
 	int	 rc;
 
-	if (json)
-		errx(1, "attach and -j both want standard output");
 	ctl_last.stdio[0] = ctl_last.stdio[1] = -1;
 	if ((rc = ctl_replies(ibuf)) != 0)
 		return (rc);
 	if (ctl_last.stdio[0] == -1 || ctl_last.stdio[1] == -1)
-		errx(1, "sandboxd did not send the service's standard input "
-		    "and output");
+		ctl_fail("protocol", "sandboxd did not send the service's "
+		    "standard input and output");
 	rc = attach_pump(ctl_last.stdio[0], ctl_last.stdio[1], ibuf->fd);
 	close(ctl_last.stdio[0]);
 	close(ctl_last.stdio[1]);
@@ -191,7 +207,7 @@ cmd_service(struct imsgbuf *ibuf, int argc, char *argv[])
 	if (argc < 2)
 		svc_usage();
 	if ((req = calloc(1, sizeof(*req))) == NULL)
-		err(1, NULL);
+		ctl_fail_errno("failed", "memory");
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (strcmp(argv[1], ops[i].name) == 0)
 			req->op = ops[i].op;

@@ -29,6 +29,8 @@
 #define CONTROL_QUEUE_MAX	(1024 * 1024)	/* unread: stop reading it */
 #define CONTROL_QUEUE_STALL	30	/* secs over it reading nothing */
 #define CONTROL_QUEUE_HARD	(64 * 1024 * 1024) /* unread: drop anyway */
+#define CONTROL_QUEUE_SUM_AT	(64 * 1024)	/* then sum all queues */
+#define CONTROL_ACCEPT_PAUSE_MS	100	/* out of fds: retry after */
 
 enum ctl_rights {
 	CTL_RIGHTS_NONE = 0,
@@ -54,6 +56,7 @@ struct ctl_conn {
 	int			 paused;	/* over the queue limit */
 	uint64_t		 qmark;		/* bytes it had read then */
 	struct event		 ev_qstall;
+	int			 shed;	/* control queue */
 };
 
 static TAILQ_HEAD(, ctl_conn)	 ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
@@ -62,6 +65,8 @@ static int			 ctl_nconns;
 static uint32_t			 ctl_next_id;
 static gid_t			 ctl_gid = (gid_t)-1;
 static struct event		 ev_ctl_accept;
+static struct event		 ev_ctl_accept_pause;
+static int			 ctl_accept_paused;	/* logged */
 
 static void	control_dispatch(int, short, void *);
 static void	control_settle(struct ctl_conn *);
@@ -128,6 +133,7 @@ control_cleanup(const char *path)
 	if (ctl_fd == -1)
 		return;
 	event_del(&ev_ctl_accept);
+	evtimer_del(&ev_ctl_accept_pause);
 	close(ctl_fd);
 	unlink(path);
 	ctl_fd = -1;
@@ -163,7 +169,9 @@ control_timeout(int fd, short event, void *arg)
 {
 	struct ctl_conn	*c = arg;
 
-	if (c->overflowed && imsg_queued_bytes(&c->iev.ibuf) >
+	if (c->shed)
+		control_drop(c, "did not read its error in time");
+	else if (c->overflowed && imsg_queued_bytes(&c->iev.ibuf) >
 	    CONTROL_QUEUE_HARD)
 		control_drop(c, "more than 64 MiB of replies left unread");
 	else if (c->overflowed)
@@ -193,13 +201,73 @@ control_overflow(struct ctl_conn *c)
 	evtimer_add(&c->ev_timeout, &now);
 }
 
+/*
+ * Over the control queue limit, summed over every client: the client
+ * holding the most loses its unsent replies, what it ran is aborted,
+ * and it is told why in their place, then closed.
+ */
+static void
+control_shed(struct ctl_conn *c, size_t total)
+{
+	struct ctl_result	 res;
+	struct timeval		 tv = { CONTROL_TIMEOUT_SECS, 0 };
+	size_t			 held = imsg_queued_bytes(&c->iev.ibuf);
+
+	log_warnx("control: dropping client uid %u pid %d: %zu bytes of "
+	    "replies unread, the most of all clients, who hold %zu (control "
+	    "queue %llu)", (unsigned int)c->uid, (int)c->pid, held, total,
+	    (unsigned long long)sbx->conf->global.control_queue);
+	imsg_discard_unsent(&c->iev.ibuf);
+	if (c->used_runnerd)
+		children_send_runnerd(IMSG_RUN_CLIENT_GONE, c->id, -1, NULL, 0);
+	c->used_runnerd = 0;
+	c->shed = c->closing = 1;
+	c->paused = 0;
+	evtimer_del(&c->ev_qstall);
+	memset(&res, 0, sizeof(res));
+	res.error = ENOBUFS;
+	res.fail = CTL_FAIL_LIMIT;
+	snprintf(res.msg, sizeof(res.msg), "dropped: %zu bytes of replies "
+	    "left unread, the most of any client, while all clients held "
+	    "more than the control queue limit of %llu bytes", held,
+	    (unsigned long long)sbx->conf->global.control_queue);
+	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
+	evtimer_del(&c->ev_timeout);
+	evtimer_add(&c->ev_timeout, &tv);
+}
+
+/* 1 if c was shed for the sum of all queues. */
+static int
+control_check_total(struct ctl_conn *c)
+{
+	struct ctl_conn	*o, *big = NULL;
+	size_t		 q, total = 0, most = 0;
+
+	TAILQ_FOREACH(o, &ctl_conns, entry) {
+		q = imsg_queued_bytes(&o->iev.ibuf);
+		total += q;
+		if (!o->shed && q > most) {
+			most = q;
+			big = o;
+		}
+	}
+	if (total <= sbx->conf->global.control_queue || big == NULL)
+		return (0);
+	control_shed(big, total);
+	return (big == c);
+}
+
 static void
 control_check_queue(struct ctl_conn *c)
 {
 	struct timeval	 tv = { CONTROL_QUEUE_STALL, 0 };
 	size_t		 q = imsg_queued_bytes(&c->iev.ibuf);
 
-	if (c->overflowed || q <= CONTROL_QUEUE_MAX)
+	if (c->shed || c->overflowed)
+		return;
+	if (q > CONTROL_QUEUE_SUM_AT && control_check_total(c))
+		return;
+	if (q <= CONTROL_QUEUE_MAX)
 		return;
 	if (q > CONTROL_QUEUE_HARD) {
 		control_overflow(c);
@@ -291,17 +359,47 @@ control_rights(int fd, uid_t *uid, pid_t *pid)
 }
 
 static void
-control_reply(struct ctl_conn *c, const char *corr, int error,
-    const char *msg)
+control_reply_fail(struct ctl_conn *c, const char *corr, int error,
+    uint32_t fail, const char *msg)
 {
 	struct ctl_result	 res;
 
+	if (c->shed)
+		return;
 	memset(&res, 0, sizeof(res));
 	strlcpy(res.corr, corr, sizeof(res.corr));
 	res.error = error;
+	res.fail = fail;
 	strlcpy(res.msg, msg, sizeof(res.msg));
 	imsgev_compose(&c->iev, IMSG_CTL_RESULT, 0, 0, -1, &res, sizeof(res));
 	control_check_queue(c);
+}
+
+static void
+control_reply(struct ctl_conn *c, const char *corr, int error,
+    const char *msg)
+{
+	control_reply_fail(c, corr, error, CTL_FAIL_OTHER, msg);
+}
+
+/* Out of fds: no accept for a moment, rather than a busy loop. */
+static void
+control_accept_resume(int fd, short event, void *arg)
+{
+	event_add(&ev_ctl_accept, NULL);
+}
+
+static void
+control_accept_pause(void)
+{
+	struct timeval	 tv = { 0, CONTROL_ACCEPT_PAUSE_MS * 1000 };
+
+	if (!ctl_accept_paused)
+		log_warn("control: accept; not accepting for %d ms at a time "
+		    "until it works again", CONTROL_ACCEPT_PAUSE_MS);
+	ctl_accept_paused = 1;
+	event_del(&ev_ctl_accept);
+	evtimer_add(&ev_ctl_accept_pause, &tv);
 }
 
 static void
@@ -312,10 +410,17 @@ control_accept(int fd, short event, void *arg)
 
 	if ((cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) ==
 	    -1) {
-		if (errno != EAGAIN && errno != EINTR)
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			control_accept_pause();
+		else if (errno != EAGAIN && errno != EINTR &&
+		    errno != ECONNABORTED)
 			log_warn("%s: accept", __func__);
 		return;
 	}
+	if (ctl_accept_paused)
+		log_info("control: accepting clients again");
+	ctl_accept_paused = 0;
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		log_warn("%s", __func__);
 		close(cfd);
@@ -349,8 +454,9 @@ control_accept(int fd, short event, void *arg)
 		log_warnx("control: refusing uid %u pid %d: too many clients "
 		    "(control clients %u)", (unsigned int)c->uid, (int)c->pid,
 		    sbx->conf->global.control_clients);
-		control_reply(c, "", EAGAIN, "too many clients: sandboxd "
-		    "serves at most its control clients limit at once");
+		control_reply_fail(c, "", EAGAIN, CTL_FAIL_LIMIT, "too many "
+		    "clients: sandboxd serves at most its control clients "
+		    "limit at once");
 		c->closing = 1;
 	} else if (c->rights == CTL_RIGHTS_NONE) {
 		log_warnx("control: refusing uid %u pid %d: not root and not "
@@ -369,6 +475,7 @@ control_listen(void)
 		fatal("%s: listen", __func__);
 	event_set(&ev_ctl_accept, ctl_fd, EV_READ | EV_PERSIST,
 	    control_accept, NULL);
+	evtimer_set(&ev_ctl_accept_pause, control_accept_resume, NULL);
 	event_add(&ev_ctl_accept, NULL);
 }
 
@@ -706,7 +813,7 @@ control_relay(uint32_t id, uint32_t type, const void *data, size_t len)
 
 	if ((c = control_find(id)) == NULL)
 		return;
-	if (c->overflowed)
+	if (c->overflowed || c->shed)
 		return;
 	imsgev_compose(&c->iev, type, 0, 0, -1, data, len);
 	control_check_queue(c);
@@ -724,7 +831,7 @@ control_send_fd(uint32_t id, uint32_t type, int fd, const void *data,
 {
 	struct ctl_conn	*c;
 
-	if ((c = control_find(id)) == NULL) {
+	if ((c = control_find(id)) == NULL || c->shed) {
 		close(fd);
 		return;
 	}

@@ -149,7 +149,7 @@ static char	*strpool(const char *);
 %token	POLICY PORT PREBUILD PREFIX READ RESOLVER ROOT SECRETS SET SOCKET STATEDIR
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
-%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS
+%token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS QUEUE
 %token	RETENTION HISTORY TTL IDLE
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
@@ -309,6 +309,10 @@ main		: SUBNET STRING {
 		}
 		| CONTROL CLIENTS num32 {
 			gbegin()->control_clients = $3;
+			gcommit();
+		}
+		| CONTROL QUEUE size {
+			gbegin()->control_queue = $3;
 			gcommit();
 		}
 		| CONTROL GROUP string {
@@ -669,6 +673,7 @@ static const struct keywords keywords[] = {
 	{ "port",		PORT },
 	{ "prebuild",		PREBUILD },
 	{ "prefix",		PREFIX },
+	{ "queue",		QUEUE },
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },
 	{ "restart",		RESTART },

@@ -140,6 +140,8 @@ print_global(struct sandboxd_conf *conf)
 	print_global_net(conf);
 	print_kv("", "control socket", g->control_socket);
 	printf("control clients %u\n", g->control_clients);
+	printf("control queue %s\n", fmt_size(g->control_queue, b,
+	    sizeof(b)));
 	if (g->control_group[0] != '\0')
 		print_kv("", "control group", g->control_group);
 	if (g->secrets_path[0] != '\0')

@@ -92,7 +92,7 @@ else
 	    67108864 "its memory limit is in v1's <sandboxd-hash>/<id>"
 fi
 out=$(ctl -j run -p tight -- python3 -c 'x = bytearray(512 * 1024 * 1024)' |
-    jfield reason exec.complete)
+    jfield reason exit)
 is "$out" limit "a memory hog still ends with reason limit"
 
 old=$(child_field runnerd pid)

@@ -16,8 +16,16 @@ policy \"ab\" {
 suite_start || { notok "suite started"; exit 1; }
 ok "suite started"
 
-# result FIELD FILE: a field of the exec.complete event in FILE.
-result() { jfield "$1" exec.complete <"$2"; }
+# result FIELD FILE: a field of the exit event in FILE; status is its
+# code (-1 when a signal ended it), a missing signal 0.
+result() { python3 -c '
+import json, sys
+x = [json.loads(l) for l in open(sys.argv[2])][-1]
+f = sys.argv[1]
+v = {"status": x["code"] if x["code"] is not None else -1,
+    "signal": x["signal"] or 0,
+    "duration_us": x["usage"]["wall_us"]}.get(f, x.get(f))
+print(v)' "$1" "$2"; }
 lines() { jlines <"$1"; }
 # ms_of WORD FILE: when the program said WORD, ms after it started.
 ms_of() { lines "$2" | awk -v w="$1" '$2 == w { print $1; exit }'; }

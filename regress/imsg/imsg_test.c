@@ -591,6 +591,54 @@ t_clear(void)
 	return (1);
 }
 
+/*
+ * imsg_discard_unsent: a message half on the wire stays, the rest go
+ * with their fds; what is composed after arrives framed.
+ */
+static int
+t_discard(void)
+{
+	struct imsg	 m;
+	struct ibuf	*b;
+	size_t		 i, got = 0, before, n;
+	int		 sz = 4096, p[2], r;
+
+	setnb(sv[0]);
+	setnb(sv[1]);
+	CHECK(pipe(p) == 0);
+	CHECK(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz)) == 0);
+	memset(buf, 'x', MAXDATA);
+	for (i = 0; i < 20; i++)
+		CHECK(imsg_compose(&wa, 1, 0, 0, -1, buf, MAXDATA) == 0);
+	CHECK(imsg_compose(&wa, 2, 0, 0, p[0], NULL, 0) == 0);
+	CHECK(imsg_write(&wa) == 0);
+	CHECK((b = TAILQ_FIRST(&wa.w.bufs)) != NULL && b->rpos > 0);
+	before = imsg_queued_bytes(&wa);
+	n = imsg_discard_unsent(&wa);
+	CHECK(n > 0 && imsg_queued(&wa) == 1);
+	CHECK(imsg_queued_bytes(&wa) == before - n);
+	CHECK(!fdvalid(p[0]));
+	CHECK(imsg_compose(&wa, 3, 0, 0, -1, "end", 3) == 0);
+	for (;;) {
+		CHECK(imsg_write(&wa) == 0);
+		if (imsg_read(&ra) == -1)
+			CHECK(errno == EAGAIN);
+		while ((r = imsg_get(&ra, &m)) == 1) {
+			got++;
+			r = imsg_get_type(&m);
+			imsg_free(&m);
+			if (r == 3)
+				goto done;
+			CHECK(r == 1);
+		}
+		CHECK(r == 0);
+	}
+done:
+	CHECK(got >= 2 && got < 21 && imsg_queued(&wa) == 0);
+	close(p[1]);
+	return (1);
+}
+
 static const struct {
 	const char	*name;
 	int		(*fn)(void);
@@ -616,6 +664,8 @@ static const struct {
 	{ "write to a closed peer gives EPIPE, no SIGPIPE", t_epipe },
 	{ "imsg_create/imsg_add/imsg_close", t_piecewise },
 	{ "imsg_clear closes fds of queued messages", t_clear },
+	{ "imsg_discard_unsent keeps a message half written, and framing",
+	    t_discard },
 };
 
 int

@@ -227,14 +227,18 @@ for l in sys.stdin:
         break' "$1" "$2"
 }
 
-# jlines: the output lines (log.line events) of sandboxctl -j on stdin.
+# jlines: the lines of standard output (output events) of sandboxctl -j
+# on stdin.
 jlines() {
 	python3 -c '
-import json, sys
+import base64, json, sys
+out = b""
 for l in sys.stdin:
     r = json.loads(l)
-    if r.get("event") == "log.line":
-        print(r["line"].rstrip("\n"))'
+    if r.get("event") == "output" and r["stream"] == "stdout":
+        out += (r["data"].encode() if "data" in r else
+            base64.b64decode(r["data_b64"]))
+sys.stdout.write(out.decode(errors="replace"))'
 }
 
 # sbx_create [policy]: prints the new sandbox's id.

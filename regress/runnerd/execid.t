@@ -146,10 +146,10 @@ ctl wait "$b" >/dev/null 2>&1
 ctl attach "$b" >"$T/big.out" 2>"$T/big.err"
 is "$(wc -c <"$T/big.out")" "$cap" "attach replays exactly the policy's stdout cap ($cap bytes)"
 check "... and says the output was truncated" grep -q "output truncated" "$T/big.err"
-is "$(ctl -j attach "$b" 2>/dev/null | jfield truncated_stdout exec.complete)" true \
+is "$(ctl -j attach "$b" 2>/dev/null | python3 -c "import json, sys; print(str([json.loads(l) for l in sys.stdin][-1][\"truncated\"][\"stdout\"]).lower())")" true \
     "... the truncated flag in -j"
-is "$(ctl -j exec -d "$s" -- true | jfield exec_id exec.start | grep -c "^$s\.")" 1 \
-    "-j: the exec id is in the exec.start event"
+is "$(ctl -j exec -d "$s" -- true | jfield exec_id start | grep -c "^$s\.")" 1 \
+    "-j: the exec id is in the start event"
 
 # An attached (not detached) exec still ends with its client.
 "$SANDBOXCTL" -s "$SOCK" exec "$s" -- sleep 1000 & c=$!

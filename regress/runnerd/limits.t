@@ -31,15 +31,15 @@ is "$(run_sbx -p tight -- sh -c 'for i in 1 2 3 4 5; do sleep 0.1 & done; wait; 
 
 # memory 64M: a hog ends with reason limit; a small allocation is fine.
 r=$(ctl -j run -p tight -- python3 -c 'x = bytearray(512 * 1024 * 1024); print(len(x))' |
-    jfield reason exec.complete)
+    jfield reason exit)
 is "$r" limit "a memory hog ends with reason limit"
 is "$(run_sbx -p tight -- python3 -c 'x = bytearray(16 * 1024 * 1024); print(len(x))')" \
     16777216 "16 MiB under a 64 MiB limit is fine"
 
 # fsize 1M: RLIMIT_FSIZE holds.
 out=$(ctl -j run -p tight -- sh -c 'exec head -c 2M /dev/zero > /tmp/big')
-is "$(echo "$out" | jfield reason exec.complete)" limit "writing 2M under fsize 1M ends with reason limit"
-is "$(echo "$out" | jfield signal exec.complete)" 25 "by SIGXFSZ"
+is "$(echo "$out" | jfield reason exit)" limit "writing 2M under fsize 1M ends with reason limit"
+is "$(echo "$out" | jfield signal exit)" 25 "by SIGXFSZ"
 is "$(run_sbx -p tight -- sh -c 'head -c 512K /dev/zero > /tmp/ok && wc -c < /tmp/ok')" \
     524288 "512K under fsize 1M is fine"
 

@@ -29,7 +29,7 @@ is "$(survivors "$s")" 0 "no process survives: not one ignoring SIGTERM, not a d
 is "$(pgrep -u "$uid" | wc -l)" 1 "the host sees only the sandbox's init with its uid"
 is "$(in_sbx "$s" 'echo still usable')" "still usable" "the sandbox itself lives on"
 
-r=$(ctl -j exec -t 1 "$s" -- sleep 100 | jfield reason exec.complete)
+r=$(ctl -j exec -t 1 "$s" -- sleep 100 | jfield reason exit)
 is "$r" timeout "the result says timeout"
 out=$(ctl exec -t 11 "$s" -- true 2>&1)
 is "$?" 125 "a timeout above the policy's maximum is refused"
@@ -43,7 +43,7 @@ wait_for 5 procs_ge2
 ctl kill "$s" >/dev/null
 wait "$pid"
 is "$?" 143 "kill ends the exec (SIGTERM: 128+15)"
-is "$(jfield reason exec.complete < "$T/kill.out")" killed "the result says killed"
+is "$(jfield reason exit < "$T/kill.out")" killed "the result says killed"
 is "$(survivors "$s")" 0 "kill leaves no survivor"
 
 is "$(run_sbx -- sh -c 'exit 3'; echo $?)" 3 "run exits with the command's status"

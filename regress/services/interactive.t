@@ -5,7 +5,7 @@
 # path of the bytes.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 11
+plan 12
 setup_users
 S=$ROOT/regress/services
 write_sandbox_conf "
@@ -44,7 +44,13 @@ out=$(ctl run -i -- cat </dev/null; echo "rc=$?")
 is "$out" "rc=0" "/dev/null will do as stdin"
 out=$(script -qc "$SANDBOXCTL -s $SOCK run -i -- cat" /dev/null </dev/null 2>&1)
 check "a terminal is refused" contains "$out" 'not a terminal or device'
-out=$(ctl -j run -i -- true 2>&1)
-check "-i with -j is refused" contains "$out" '-i and -j both want standard output'
+out=$(printf 'in' | ctl -j run -i -- sh -c 'cat; echo " out"; echo err >&2' 2>"$T/jerr")
+is "$out" "in out" "-i with -j: standard output is still the command's"
+is "$(python3 -c '
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+err = "".join(e.get("data", "") for e in ev if e["event"] == "output")
+print(ev[-1]["event"], ev[-1]["code"], repr(err))' "$T/jerr")" "exit 0 'err\n'" \
+    "... and the events, stderr's output and the exit, go to standard error"
 
 done_testing

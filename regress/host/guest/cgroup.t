@@ -128,7 +128,7 @@ is "$(cat "$S/memory.swap.max")" 0 "and no swap"
 
 master=$(mainpid)
 r=$(ctl -j run -p tight -- python3 -c 'x = bytearray(512 * 1024 * 1024); print(len(x))' |
-    jfield reason exec.complete)
+    jfield reason exit)
 is "$r" limit "an exec over its memory ends with reason limit"
 is "$(ctl run -p tight -- python3 -c 'x = bytearray(16 * 1024 * 1024); print(len(x))')" \
     16777216 "16 MiB under the 64 MiB limit is fine"
