@@ -12,7 +12,7 @@
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/${SANDBOXD_BUILD:-build}"
 BENCH_JSON=${BENCH_JSON:-$B/bench.json}
-DRIVERS=${BENCH_ONLY:-start life netd dns}
+DRIVERS=${BENCH_ONLY:-start life netd dns failclosed}
 BENCH_KV=$(mktemp /tmp/sbxbench.XXXXXX) || exit 1
 export BENCH_KV
 trap 'rm -f "$BENCH_KV"' EXIT

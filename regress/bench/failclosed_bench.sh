@@ -150,7 +150,7 @@ for ev in $EVENTS master; do
 	if [ "$v" = - ]; then
 		max=- rc=1
 	elif [ "$max" != - ]; then
-		max=$(awk -v a="$v" -v b="$max" 'BEGIN { print a > b ? a : b }')
+		max=$(awk -v a="$v" -v b="$max" 'BEGIN { print (a > b ? a : b) }')
 	fi
 done
 printf '%-32s %10s  target: < 1000\n' "max" "$max"
