@@ -3,7 +3,9 @@
 # with a suite of its own where it needs one: sandbox start-to-exit
 # against bwrap and crun (start_bench.sh), host memory, create and
 # concurrent runs (life_bench.sh), netd's cost per sandbox
-# (netd_bench.sh), dnspind against dnsmasq (dns_bench.sh).  Each prints
+# (netd_bench.sh), dnspind against dnsmasq (dns_bench.sh), the allowed
+# twin's recovery after host firewall events and crashes
+# (failclosed_bench.sh).  Each prints
 # its tables and appends its figures to one list, which bench_json.py
 # writes as $BENCH_JSON (build/bench.json), one flat object of numbers.
 # The exit status is 1 if a driver failed or a figure is missing, not
