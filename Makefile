@@ -92,7 +92,7 @@ fuzz: deps
 	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c lib/fdguard.c \
 	    lib/log.c ${PKG_LIBS}
 	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
-	    lib/sbx_msg.c lib/conf.c lib/utf8.c ${PKG_LIBS}
+	    lib/sbx_msg.c lib/fileop.c lib/conf.c lib/utf8.c ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/envd -o $B/fuzz/fuzz_broker \
 	    regress/fuzz/fuzz_broker.c cmd/envd/broker.c cmd/envd/rpc.c \
 	    lib/conf.c lib/fdguard.c lib/log.c lib/utf8.c ${PKG_LIBS}

@@ -29,6 +29,7 @@ enum imsg_type {
 	IMSG_CTL_RUN,			/* struct sbx_run_req */
 	IMSG_CTL_STDIO,			/* struct sbx_stdio + fd */
 	IMSG_CTL_SERVICE,		/* struct svc_req */
+	IMSG_CTL_FILEOP = 140,		/* struct sbx_fileop_req + socket */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
 	IMSG_CTL_RESULT,		/* struct ctl_result; ends a reply */
@@ -71,6 +72,7 @@ enum imsg_type {
 	IMSG_RUN_RUN,			/* struct sbx_run_req */
 	IMSG_RUN_STDIO,			/* struct sbx_stdio + fd; no reply */
 	IMSG_RUN_SERVICES,		/* struct run_services; no reply */
+	IMSG_RUN_FILEOP = 290,		/* struct sbx_fileop_req + socket */
 
 	/* master -> child */
 	IMSG_LOG_VERBOSE = 300,		/* int */

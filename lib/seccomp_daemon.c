@@ -103,7 +103,9 @@ static const int sc_runnerd[] = {
 	SCMP_SYS(getresgid), SCMP_SYS(getgroups),
 	SCMP_SYS(setsockopt),
 	/* The delegation mark on its cgroup (lib/cgroup_deleg.c). */
-	SCMP_SYS(getxattr)
+	SCMP_SYS(getxattr),
+	/* put -r keeps the times of what it copies (lib/fstree.c). */
+	SCMP_SYS(utimensat)
 };
 
 /*

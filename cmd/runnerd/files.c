@@ -1,7 +1,7 @@
 /*
- * put/get jobs: a copier process per request (workspace.c), so that a
- * large copy never holds up other sandboxes.  runnerd only waits for
- * its one result message.
+ * put/get jobs and file operations (fileops.c): a copier process per
+ * request (workspace.c), so that a large copy never holds up other
+ * sandboxes.  runnerd only waits for its one result message.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileop.h"
 #include "log.h"
 #include "runnerd.h"
 #include "workspace.h"
@@ -49,7 +50,7 @@ files_result(int fd, short event, void *arg)
 		return;
 	}
 	res.msg[sizeof(res.msg) - 1] = '\0';
-	if (res.error != 0)
+	if (res.error != 0 || job->op == WORKSPACE_WORK)
 		runnerd_result(job->peerid, job->corr, res.error, "%s",
 		    res.msg);
 	else
@@ -58,21 +59,54 @@ files_result(int fd, short event, void *arg)
 		    (unsigned long long)res.bytes);
 }
 
+/* Fork the copier for wc; the result is sent when it reports. */
+static void
+files_job(struct workspace_copy *wc, const char *corr, uint32_t peerid)
+{
+	struct file_job		*job;
+	char			 err[WORKSPACE_ERR_SIZE];
+	int			 rfd, fd = wc->fd;
+
+	if ((job = calloc(1, sizeof(*job))) == NULL)
+		fatal("%s", __func__);
+	job->pid = workspace_copy_start(wc, &rfd, err, sizeof(err));
+	close(fd);
+	if (job->pid == -1) {
+		free(job);
+		runnerd_result(peerid, corr, EIO, "%s", err);
+		return;
+	}
+	job->fd = rfd;
+	job->peerid = peerid;
+	job->op = wc->op;
+	strlcpy(job->corr, corr, sizeof(job->corr));
+	strlcpy(job->path, wc->path, sizeof(job->path));
+	event_set(&job->ev, rfd, EV_READ | EV_PERSIST, files_result, job);
+	event_add(&job->ev, NULL);
+	TAILQ_INSERT_TAIL(&file_jobs, job, entry);
+}
+
+static int
+files_check(const char *path, size_t len, const char *corr, int fd,
+    uint32_t peerid)
+{
+	char	 err[WORKSPACE_ERR_SIZE];
+
+	if (workspace_check_path(path, len, err, sizeof(err)) == 0)
+		return (0);
+	close(fd);
+	runnerd_result(peerid, corr, EINVAL, "%s", err);
+	return (-1);
+}
+
 void
 files_start(struct rsandbox *rs, struct sbx_file_req *req, int op, int fd,
     uint32_t peerid)
 {
 	struct workspace_copy	 wc;
-	struct file_job		*job;
-	char			 err[WORKSPACE_ERR_SIZE];
-	int			 rfd;
 
-	if (workspace_check_path(req->path, req->pathlen, err,
-	    sizeof(err)) == -1) {
-		close(fd);
-		runnerd_result(peerid, req->corr, EINVAL, "%s", err);
+	if (files_check(req->path, req->pathlen, req->corr, fd, peerid) == -1)
 		return;
-	}
 	memset(&wc, 0, sizeof(wc));
 	wc.op = op;
 	wc.workspace_fd = rs->sb.workspace_fd;
@@ -82,23 +116,29 @@ files_start(struct rsandbox *rs, struct sbx_file_req *req, int op, int fd,
 	wc.pathlen = req->pathlen;
 	wc.fd = fd;
 	wc.mode = req->mode != 0 ? req->mode & 0777 : 0644;
-	if ((job = calloc(1, sizeof(*job))) == NULL)
-		fatal("%s", __func__);
-	job->pid = workspace_copy_start(&wc, &rfd, err, sizeof(err));
-	close(fd);
-	if (job->pid == -1) {
-		free(job);
-		runnerd_result(peerid, req->corr, EIO, "%s", err);
+	files_job(&wc, req->corr, peerid);
+}
+
+/* The copier gets req as it is when it forks, before this returns. */
+void
+files_start_op(struct rsandbox *rs, const struct sbx_fileop_req *req,
+    int fd, uint32_t peerid)
+{
+	struct workspace_copy	 wc;
+
+	if (files_check(req->path, req->pathlen, req->corr, fd, peerid) == -1)
 		return;
-	}
-	job->fd = rfd;
-	job->peerid = peerid;
-	job->op = op;
-	strlcpy(job->corr, req->corr, sizeof(job->corr));
-	strlcpy(job->path, req->path, sizeof(job->path));
-	event_set(&job->ev, rfd, EV_READ | EV_PERSIST, files_result, job);
-	event_add(&job->ev, NULL);
-	TAILQ_INSERT_TAIL(&file_jobs, job, entry);
+	memset(&wc, 0, sizeof(wc));
+	wc.op = WORKSPACE_WORK;
+	wc.workspace_fd = rs->sb.workspace_fd;
+	wc.uid = rs->sb.uid;
+	wc.gid = rs->sb.gid;
+	wc.path = req->path;
+	wc.pathlen = req->pathlen;
+	wc.fd = fd;
+	wc.work = fileops_work;
+	wc.arg = req;
+	files_job(&wc, req->corr, peerid);
 }
 
 void

@@ -18,6 +18,7 @@
 
 #include "child.h"
 #include "env_msg.h"
+#include "fileop.h"
 #include "net_msg.h"
 #include "log.h"
 #include "runnerd.h"
@@ -689,6 +690,32 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 }
 
 static void
+runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_fileop_req	 req;
+	struct rsandbox		*rs;
+	char			 err[128];
+	int			 fd;
+
+	RUN_GET(imsg, req);
+	fd = imsg_get_fd(imsg);
+	runnerd_check(sbx_check_fileop(&req, err, sizeof(err)), err);
+	if (fd == -1)
+		fatalx("%s: file operation without a socket", __func__);
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&req, peerid)) == NULL) {
+		close(fd);
+		return;
+	}
+	if (rs->building) {
+		runnerd_result(peerid, req.corr, EAGAIN, "sandbox %s is still "
+		    "being built; try again", rs->sb.id);
+		close(fd);
+		return;
+	}
+	files_start_op(rs, &req, fd, peerid);
+}
+
+static void
 runnerd_dispatch_stdio(struct imsg *imsg, uint32_t peerid)
 {
 	struct sbx_stdio	 m;
@@ -832,6 +859,9 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_PUT:
 	case IMSG_RUN_GET:
 		runnerd_dispatch_file(imsg, peerid);
+		break;
+	case IMSG_RUN_FILEOP:
+		runnerd_dispatch_fileop(imsg, peerid);
 		break;
 	case IMSG_RUN_CLIENT_GONE:
 		if (imsg_get_len(imsg) != 0)

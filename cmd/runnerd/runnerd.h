@@ -179,7 +179,16 @@ void	 stdio_client_gone(uint32_t);
 /* files.c */
 void	 files_start(struct rsandbox *, struct sbx_file_req *, int, int,
 	    uint32_t);
+struct sbx_fileop_req;
+void	 files_start_op(struct rsandbox *, const struct sbx_fileop_req *,
+	    int, uint32_t);
 void	 files_reap(void);
+
+/* fileops.c: ls, stat, mkdir, rm, put -r, get -r, in the copier */
+struct workspace_copy;
+struct workspace_result;
+void	 fileops_work(const struct workspace_copy *,
+	    struct workspace_result *);
 
 /* uid.c */
 void	 uid_reset(const struct conf_global_msg *);

@@ -33,8 +33,8 @@
 #include "workspace.h"
 
 /* Where the copier keeps its three fds. */
-#define WS_FD_WORKSPACE	3
-#define WS_FD_CALLER	4
+#define WS_FD_WORKSPACE	WORKSPACE_FD_ROOT
+#define WS_FD_CALLER	WORKSPACE_FD_CALLER
 #define WS_FD_RESULT	5
 #define WS_FD_FIRSTFREE	6
 
@@ -522,6 +522,8 @@ ws_child(const struct workspace_copy *wc, int resultfd)
 	if (ws_become_sandbox(wc->uid, wc->gid) == -1)
 		ws_fail(&c, errno, "cannot become the sandbox user %u:%u: %s",
 		    (unsigned)wc->uid, (unsigned)wc->gid, strerror(errno));
+	else if (wc->op == WORKSPACE_WORK)
+		wc->work(wc, &c.res);
 	else if (ws_open(&c) == 0)
 		ws_transfer(&c);
 	ws_report(&c);
@@ -530,7 +532,8 @@ ws_child(const struct workspace_copy *wc, int resultfd)
 static int
 ws_check_args(const struct workspace_copy *wc, char *err, size_t errlen)
 {
-	if (wc->op != WORKSPACE_PUT && wc->op != WORKSPACE_GET) {
+	if (wc->op != WORKSPACE_PUT && wc->op != WORKSPACE_GET &&
+	    (wc->op != WORKSPACE_WORK || wc->work == NULL)) {
 		snprintf(err, errlen, "unknown workspace operation %d",
 		    (int)wc->op);
 		return (-1);
@@ -583,7 +586,8 @@ workspace_copy_start(const struct workspace_copy *wc, int *resultfd,
 		return (-1);
 	}
 	log_debug("%s: %s as %u:%u, pid %d", __func__,
-	    wc->op == WORKSPACE_PUT ? "put" : "get", (unsigned)wc->uid,
+	    wc->op == WORKSPACE_PUT ? "put" : wc->op == WORKSPACE_GET ?
+	    "get" : "file operation", (unsigned)wc->uid,
 	    (unsigned)wc->gid, (int)pid);
 	*resultfd = p[0];
 	return (pid);

@@ -16,8 +16,15 @@
 
 enum workspace_op {
 	WORKSPACE_PUT = 1,	/* fd -> workspace file */
-	WORKSPACE_GET		/* workspace file -> fd */
+	WORKSPACE_GET,		/* workspace file -> fd */
+	WORKSPACE_WORK		/* the work callback does it (fileops.c) */
 };
+
+/* Where the copier keeps the workspace and the caller's fd. */
+#define WORKSPACE_FD_ROOT	3
+#define WORKSPACE_FD_CALLER	4
+
+struct workspace_result;
 
 struct workspace_copy {
 	enum workspace_op	 op;
@@ -28,6 +35,13 @@ struct workspace_copy {
 	size_t			 pathlen;	/* bytes sent, to catch NULs */
 	int			 fd;		/* the caller's file */
 	mode_t			 mode;		/* PUT: mode of a new file */
+	/*
+	 * WORK: run in the copier once it is the sandbox's user, with
+	 * the fds above; fills the result, which is then reported.
+	 */
+	void			(*work)(const struct workspace_copy *,
+				    struct workspace_result *);
+	const void		*arg;		/* for work */
 };
 
 /* What the copier reports on its result pipe, exactly this struct. */

@@ -317,8 +317,13 @@ cmd_put(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct stat	 st;
 	int		 fd;
 
+	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+		if (argc != 5)
+			errx(125, "usage: put -r id localdir remotedir");
+		return (cmd_put_tree(ibuf, argv[2], argv[3], argv[4]));
+	}
 	if (argc != 4)
-		errx(1, "usage: put id local remote");
+		errx(1, "usage: put [-r] id local remote");
 	check_id(argv[1]);
 	if ((fd = open(argv[2], O_RDONLY | O_CLOEXEC)) == -1)
 		err(1, "%s", argv[2]);
@@ -335,8 +340,13 @@ cmd_get(struct imsgbuf *ibuf, int argc, char *argv[])
 {
 	int	 fd, rc;
 
+	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+		if (argc != 5)
+			errx(125, "usage: get -r id remotedir localdir");
+		return (cmd_get_tree(ibuf, argv[2], argv[3], argv[4]));
+	}
 	if (argc != 4)
-		errx(1, "usage: get id remote local");
+		errx(1, "usage: get [-r] id remote local");
 	check_id(argv[1]);
 	if ((fd = open(argv[3], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0644)) == -1)

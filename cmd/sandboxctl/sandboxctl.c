@@ -29,6 +29,9 @@ usage(void)
 	    "\texec [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
 	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
 	    "\tput id local remote\n\tget id remote local\n"
+	    "\tput -r id localdir remotedir\n\tget -r id remotedir localdir\n"
+	    "\tls id [path]\n\tstat id path\n"
+	    "\tmkdir [-p] [-m mode] id path\n\trm [-r] id path\n"
 	    "\tservice start name [-p policy] [-e K=V]... [-- cmd ...]\n"
 	    "\tservice stop | restart | status | attach name\n"
 	    "\tservice list\n", __progname);
@@ -249,6 +252,12 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 		return (cmd_put(ibuf, argc, argv));
 	if (strcmp(cmd, "get") == 0)
 		return (cmd_get(ibuf, argc, argv));
+	if (strcmp(cmd, "ls") == 0)
+		return (cmd_ls(ibuf, argc, argv));
+	if (strcmp(cmd, "stat") == 0)
+		return (cmd_stat(ibuf, argc, argv));
+	if (strcmp(cmd, "mkdir") == 0 || strcmp(cmd, "rm") == 0)
+		return (cmd_mkdir_rm(ibuf, argc, argv));
 	if (strcmp(cmd, "service") == 0)
 		return (cmd_service(ibuf, argc, argv));
 	usage();

@@ -23,6 +23,15 @@ int	 cmd_ps(struct imsgbuf *, int, char *[]);
 int	 cmd_put(struct imsgbuf *, int, char *[]);
 int	 cmd_get(struct imsgbuf *, int, char *[]);
 
+/* fileops.c: ls, stat, mkdir, rm, put -r, get -r */
+int	 cmd_ls(struct imsgbuf *, int, char *[]);
+int	 cmd_stat(struct imsgbuf *, int, char *[]);
+int	 cmd_mkdir_rm(struct imsgbuf *, int, char *[]);
+int	 cmd_put_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
+int	 cmd_get_tree(struct imsgbuf *, const char *, const char *,
+	    const char *);
+
 /* service.c */
 int	 cmd_service(struct imsgbuf *, int, char *[]);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fdguard.h"
+#include "fileop.h"
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
@@ -469,6 +470,8 @@ static const struct ctl_fwd ctl_fwds[] = {
 	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_STDIO, IMSG_RUN_STDIO, sizeof(struct sbx_stdio),
 	    CTL_RIGHTS_ALL, 1, 1 },
+	{ IMSG_CTL_FILEOP, IMSG_RUN_FILEOP, sizeof(struct sbx_fileop_req),
+	    CTL_RIGHTS_ALL, 1, 0 },
 };
 
 static const struct ctl_fwd *
@@ -502,6 +505,8 @@ control_fwd_check(uint32_t type, void *p)
 		return (sbx_check_file(p, err, sizeof(err)));
 	case IMSG_CTL_STDIO:
 		return (sbx_check_stdio(p, err, sizeof(err)));
+	case IMSG_CTL_FILEOP:
+		return (sbx_check_fileop(p, err, sizeof(err)));
 	default:
 		return (sbx_check_corr(p, CORR_ID_SIZE));
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileop.h"
 #include "sbx_msg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -19,6 +20,8 @@ static union {
 	struct sbx_run_req	run;
 	struct sbx_file_req	file;
 	struct svc_req		svc;
+	struct sbx_fileop_req	fileop;
+	struct sbx_fent		fent;
 } u;
 
 static void
@@ -50,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return (0);
-	switch (data[0] % 6) {
+	switch (data[0] % 8) {
 	case 0:
 		fill(data + 1, size - 1, sizeof(u.create));
 		(void)sbx_check_create(&u.create, err, sizeof(err));
@@ -78,6 +81,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sbx_check_svc(&u.svc, err, sizeof(err)) == 0 &&
 		    u.svc.exec.argc != 0)
 			unpack(&u.svc.exec);
+		break;
+	case 6:
+		fill(data + 1, size - 1, sizeof(u.fileop));
+		(void)sbx_check_fileop(&u.fileop, err, sizeof(err));
+		break;
+	case 7:
+		/* An entry of a tree stream, as the receiving side checks it. */
+		fill(data + 1, size - 1, sizeof(u.fent));
+		if (fent_check(&u.fent, err, sizeof(err)) == 0)
+			(void)fent_check_relpath(u.fent.path, err,
+			    sizeof(err));
 		break;
 	}
 	return (0);
