@@ -160,4 +160,5 @@ check "the log says a sandbox hit its bound" \
     grep -q 'queries in flight: dropped until fewer' "$LOG"
 check "once per flood, not once per query" \
     test "$(grep -c 'queries in flight' "$LOG")" -lt 200
+plan $tap_n
 done_testing
