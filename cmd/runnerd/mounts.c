@@ -293,6 +293,8 @@ mnt_etc_binds(int rootfd, const char *base, char *err, size_t len)
 	} b[] = {
 		{ "etc/ld.so.cache", 0 }, { "etc/alternatives", 1 },
 		{ "etc/ssl/certs", 1 },
+		/* nsswitch.conf's files for getservbyname, getprotobyname. */
+		{ "etc/services", 0 }, { "etc/protocols", 0 },
 		/* Debian's JRE reads java.security, jvm.cfg from here. */
 		{ "etc/java-17-openjdk", 1 }
 	};

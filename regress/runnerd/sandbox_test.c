@@ -419,9 +419,11 @@ test_view(struct sandbox *sb)
 	    "there");
 	/* Debian's JRE configuration is bound where the host has it. */
 	snprintf(want, sizeof(want), "absent\nabsent\nalternatives group "
-	    "hostname hosts %sld.so.cache nsswitch.conf passwd resolv.conf "
-	    "ssl ", access("/etc/java-17-openjdk", F_OK) == 0 ?
-	    "java-17-openjdk " : "");
+	    "hostname hosts %sld.so.cache nsswitch.conf passwd %sresolv.conf "
+	    "%sssl ", access("/etc/java-17-openjdk", F_OK) == 0 ?
+	    "java-17-openjdk " : "", access("/etc/protocols", F_OK) == 0 ?
+	    "protocols " : "", access("/etc/services", F_OK) == 0 ?
+	    "services " : "");
 	is(sh(sb, "test -e /etc/shadow || echo absent; "
 	    "test -e /etc/sandboxd.conf || echo absent; "
 	    "ls /etc | tr '\\n' ' '")->out, want, "/etc/shadow and the "
