@@ -29,6 +29,8 @@
 #define PREBUILD_MAX		8
 #define CONTROL_CLIENTS_DEFAULT	4096
 #define CONTROL_CLIENTS_MAX	65536
+#define EXEC_RETENTION_MAX	86400
+#define EXEC_HISTORY_MAX	1024
 
 /* The system allowlist when the global env block has no pass. */
 static const char *const sysenv_default[] = {
@@ -107,6 +109,8 @@ conf_new(void)
 	g->env_budget = 32768;
 	g->prebuild = 1;
 	g->control_clients = CONTROL_CLIENTS_DEFAULT;
+	g->exec_retention = CONF_EXEC_RETENTION_DEFAULT;
+	g->exec_history = CONF_EXEC_HISTORY_DEFAULT;
 	return (c);
 }
 
@@ -496,6 +500,12 @@ check_global_ids(const struct conf_global_msg *g, char *buf, size_t len)
 	if (g->control_clients == 0 || g->control_clients > CONTROL_CLIENTS_MAX)
 		return (fail(buf, len, "control clients %u: must be 1 to %u",
 		    g->control_clients, CONTROL_CLIENTS_MAX));
+	if (g->exec_retention == 0 || g->exec_retention > EXEC_RETENTION_MAX)
+		return (fail(buf, len, "exec retention %us: must be 1 to %u "
+		    "seconds", g->exec_retention, EXEC_RETENTION_MAX));
+	if (g->exec_history == 0 || g->exec_history > EXEC_HISTORY_MAX)
+		return (fail(buf, len, "exec history %u: must be 1 to %u",
+		    g->exec_history, EXEC_HISTORY_MAX));
 	return (0);
 }
 

@@ -36,6 +36,8 @@
 #define CONF_DEFAULT_FILE	"/etc/sandboxd.conf"
 #define CONF_DEFAULT_SOCKET	"/run/sandboxd.sock"
 #define CONF_DEFAULT_POLICY	"default"
+#define CONF_EXEC_RETENTION_DEFAULT	600	/* seconds */
+#define CONF_EXEC_HISTORY_DEFAULT	32
 #define CONF_PIN_CEILING_MAX	86400	/* a day, in seconds */
 
 /* An address with a prefix length; a host address has len 32 or 128. */
@@ -69,6 +71,8 @@ struct conf_global_msg {
 	uint32_t		env_budget;	/* bytes, 32768 */
 	uint32_t		prebuild;	/* sandboxes built ahead, 1 */
 	uint32_t		control_clients;	/* connected at once, 4096 */
+	uint32_t		exec_retention;	/* seconds a finished exec is kept, 600 */
+	uint32_t		exec_history;	/* finished execs kept per sandbox, 32 */
 };
 
 enum policy_egress {

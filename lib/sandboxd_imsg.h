@@ -29,6 +29,9 @@ enum imsg_type {
 	IMSG_CTL_RUN,			/* struct sbx_run_req */
 	IMSG_CTL_STDIO,			/* struct sbx_stdio + fd */
 	IMSG_CTL_SERVICE,		/* struct svc_req */
+	/* detached execs: attach, wait, kill one; list a sandbox's */
+	IMSG_CTL_EXEC_OP = 130,		/* struct sbx_exec_op */
+	IMSG_CTL_EXEC_PS,		/* struct sbx_exec_op, op LIST */
 	IMSG_CTL_FILEOP = 140,		/* struct sbx_fileop_req + socket */
 	/* master -> sandboxctl; runnerd's replies are relayed as they are */
 	IMSG_CTL_PROC_STATUS = 150,	/* struct ctl_proc_status */
@@ -45,6 +48,8 @@ enum imsg_type {
 	IMSG_CTL_SERVICE_INFO,		/* struct svc_info */
 	/* master -> sandboxctl, in status: what netd found */
 	IMSG_CTL_HOSTFW,		/* struct net_hostfw */
+	/* runnerd -> master -> sandboxctl: ps ID, one per exec */
+	IMSG_CTL_EXEC_INFO = 190,	/* struct sbx_exec_info */
 
 	/* master -> child, the config as one transaction */
 	IMSG_RECONF_CONF = 200,		/* struct conf_global_msg */
@@ -72,6 +77,8 @@ enum imsg_type {
 	IMSG_RUN_RUN,			/* struct sbx_run_req */
 	IMSG_RUN_STDIO,			/* struct sbx_stdio + fd; no reply */
 	IMSG_RUN_SERVICES,		/* struct run_services; no reply */
+	IMSG_RUN_EXEC_OP = 280,		/* struct sbx_exec_op */
+	IMSG_RUN_EXEC_PS,		/* struct sbx_exec_op */
 	IMSG_RUN_FILEOP = 290,		/* struct sbx_fileop_req + socket */
 
 	/* master -> child */
@@ -189,6 +196,8 @@ enum proc_state {
 #define SVC_NAME_SIZE		CONF_NAME_SIZE
 #define SBX_EXEC_ARGS_SIZE	12288	/* argv then env, NUL-separated */
 #define SBX_OUTPUT_MAX		8192	/* bytes after sbx_output_hdr */
+/* An exec's id: its sandbox's, a dot, its number there in decimal. */
+#define SBX_EXEC_ID_SIZE	(SBX_ID_SIZE + 11)
 
 struct sbx_create_req {
 	char		corr[CORR_ID_SIZE];
@@ -247,6 +256,11 @@ struct sbx_exec_req {
  * streamed without a cap (the master keeps only its tail).
  */
 #define SBX_EXEC_SERVICE	0x02
+/*
+ * -d: the exec outlives its client; the reply is EXEC_START then a
+ * RESULT, and its output is kept for attach (cmd/runnerd/execrec.c).
+ */
+#define SBX_EXEC_DETACH		0x04
 
 enum sbx_stdio_which {
 	SBX_STDIO_IN = 0,
@@ -326,6 +340,11 @@ struct sbx_exec_start {
 	uint32_t	exec_id;
 	int32_t		pid;		/* host pid */
 	uint32_t	timeout;	/* seconds */
+	char		exec[SBX_EXEC_ID_SIZE];	/* "<id>.<exec_id>" */
+	uint8_t		detached;
+	uint8_t		replay;		/* attach: kept output follows */
+	uint8_t		pad[2];
+	int64_t		started;	/* unix time */
 };
 
 enum sbx_stream {
@@ -359,6 +378,52 @@ struct sbx_exec_result {
 	uint64_t	duration_us;
 	uint64_t	bytes_stdout;	/* produced, capped or not */
 	uint64_t	bytes_stderr;
+	char		exec[SBX_EXEC_ID_SIZE];	/* "<id>.<exec_id>" */
+};
+
+/* What to do with one exec (or, LIST, with a sandbox's execs). */
+enum sbx_exec_opcode {
+	SBX_EXEC_OP_ATTACH = 1,	/* replay kept output, follow, result */
+	SBX_EXEC_OP_WAIT,	/* the result only */
+	SBX_EXEC_OP_SIGNAL,	/* TERM: the abort sequence */
+	SBX_EXEC_OP_LIST	/* exec_id 0: an EXEC_INFO per exec */
+};
+
+/* Starts as struct sbx_id_req does. */
+struct sbx_exec_op {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];	/* the sandbox */
+	uint32_t	exec_id;	/* 0 for LIST */
+	uint32_t	op;		/* enum sbx_exec_opcode */
+	int32_t		signal;		/* SIGNAL: 1 to 64; else 0 */
+	uint32_t	pad;
+};
+
+enum sbx_exec_state {
+	SBX_EXEC_STARTING = 1,	/* waiting for its environment */
+	SBX_EXEC_RUNNING,
+	SBX_EXEC_DONE		/* see reason, status, signal */
+};
+
+struct sbx_exec_info {
+	char		id[SBX_ID_SIZE];
+	char		exec[SBX_EXEC_ID_SIZE];
+	uint32_t	exec_id;
+	uint32_t	state;		/* enum sbx_exec_state */
+	int32_t		pid;		/* host pid, 0 before it starts */
+	int32_t		status;		/* DONE: as in sbx_exec_result */
+	int32_t		signal;
+	uint32_t	reason;		/* DONE: enum sbx_reason */
+	uint8_t		detached;
+	uint8_t		truncated_stdout;
+	uint8_t		truncated_stderr;
+	uint8_t		attached;	/* clients attached or waiting */
+	uint32_t	pad;
+	int64_t		started;	/* unix time */
+	int64_t		ended;		/* unix time, 0 until DONE */
+	uint64_t	bytes_stdout;	/* produced so far */
+	uint64_t	bytes_stderr;
+	char		command[CTL_MSG_SIZE];	/* argv, shortened */
 };
 
 /*

@@ -101,7 +101,10 @@ static int
 sbx_check_exec_body(const struct sbx_exec_req *req, char *err, size_t len)
 {
 	if (memchr(req->cwd, '\0', sizeof(req->cwd)) == NULL ||
-	    (req->flags & ~(SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE)) != 0 ||
+	    (req->flags & ~(SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE |
+	    SBX_EXEC_DETACH)) != 0 ||
+	    ((req->flags & SBX_EXEC_DETACH) &&
+	    (req->flags & (SBX_EXEC_INTERACTIVE | SBX_EXEC_SERVICE))) ||
 	    sbx_check_args(req) == -1) {
 		snprintf(err, len, "malformed exec request");
 		return (-1);
@@ -123,6 +126,11 @@ sbx_check_run(const struct sbx_run_req *req, char *err, size_t len)
 	if (sbx_check_create(&req->create, err, len) == -1 ||
 	    sbx_check_corr(req->exec.corr, sizeof(req->exec.corr)) == -1)
 		return (-1);
+	/* A run's sandbox goes with its exec: nothing to detach from. */
+	if (req->exec.flags & SBX_EXEC_DETACH) {
+		snprintf(err, len, "malformed run request");
+		return (-1);
+	}
 	return (sbx_check_exec_body(&req->exec, err, len));
 }
 
@@ -255,4 +263,52 @@ sbx_result_vset(struct ctl_result *res, const char *corr, int error,
 	strlcpy(res->corr, corr, sizeof(res->corr));
 	res->error = error;
 	vsnprintf(res->msg, sizeof(res->msg), fmt, ap);
+}
+
+/* attach, wait and kill name one exec; a list names none. */
+int
+sbx_check_exec_op(const struct sbx_exec_op *op, char *err, size_t len)
+{
+	if (sbx_check_id_req((const struct sbx_id_req *)op, err, len) == -1)
+		return (-1);
+	if (op->op < SBX_EXEC_OP_ATTACH || op->op > SBX_EXEC_OP_LIST ||
+	    (op->op == SBX_EXEC_OP_LIST) != (op->exec_id == 0) ||
+	    (op->op == SBX_EXEC_OP_SIGNAL) != (op->signal != 0) ||
+	    op->signal < 0 || op->signal > 64) {
+		snprintf(err, len, "malformed exec request");
+		return (-1);
+	}
+	return (0);
+}
+
+/* "<sandbox id>.<number>", the number from 1 without leading zeros. */
+int
+sbx_parse_exec_id(const char *s, char *id, uint32_t *exec_id)
+{
+	const char	*dot;
+	unsigned long	 n = 0;
+	size_t		 i;
+
+	if ((dot = strchr(s, '.')) == NULL || dot - s != SBX_ID_SIZE - 1)
+		return (-1);
+	memcpy(id, s, SBX_ID_SIZE - 1);
+	id[SBX_ID_SIZE - 1] = '\0';
+	if (sbx_check_id(id, SBX_ID_SIZE) == -1 || dot[1] == '0' ||
+	    dot[1] == '\0' || strlen(dot + 1) > 10)
+		return (-1);
+	for (i = 1; dot[i] != '\0'; i++) {
+		if (!isdigit((unsigned char)dot[i]))
+			return (-1);
+		n = n * 10 + (dot[i] - '0');
+	}
+	if (n > UINT32_MAX)
+		return (-1);
+	*exec_id = n;
+	return (0);
+}
+
+void
+sbx_format_exec_id(char *buf, const char *id, uint32_t exec_id)
+{
+	snprintf(buf, SBX_EXEC_ID_SIZE, "%s.%u", id, exec_id);
 }

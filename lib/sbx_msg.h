@@ -18,6 +18,10 @@ int	sbx_check_run(const struct sbx_run_req *, char *, size_t);
 int	sbx_check_svc(const struct svc_req *, char *, size_t);
 int	sbx_check_file(const struct sbx_file_req *, char *, size_t);
 int	sbx_check_stdio(const struct sbx_stdio *, char *, size_t);
+int	sbx_check_exec_op(const struct sbx_exec_op *, char *, size_t);
+/* An exec id into its sandbox id (SBX_ID_SIZE) and number; -1 if bad. */
+int	sbx_parse_exec_id(const char *, char *, uint32_t *);
+void	sbx_format_exec_id(char *, const char *, uint32_t);
 int	sbx_check_services(const struct run_services *, char *, size_t);
 /* Pack argv and env into req; -1 if they do not fit. */
 int	sbx_exec_pack(struct sbx_exec_req *, char *const *, char *const *);

@@ -5,7 +5,10 @@
  * blank line and N bytes of JSON.  A client that breaks the framing is
  * told why and dropped; one that sends too much waits (its reads stop
  * while its answers are unread); none can hold up another: each gets a
- * few frames a turn, and a frame must arrive within a time limit.
+ * few frames a turn, and a frame must arrive within a time limit.  One
+ * that does not read its answers at all is dropped: BROKER_OUT_MAX
+ * queued, or BROKER_OUT_HIGH without a byte taken for
+ * BROKER_STALL_SECONDS.
  * No fd a tenant sends is ever taken: the kernel refuses them
  * (SO_PASSRIGHTS) or, before Linux 6.16, they are discarded without
  * waiting on a lingering socket and the sender dropped.
@@ -29,6 +32,7 @@ static void	broker_read(int, short, void *);
 static void	broker_write(int, short, void *);
 static void	broker_more(int, short, void *);
 static void	broker_frame_timeout(int, short, void *);
+static void	broker_stalled(int, short, void *);
 
 static void
 broker_conn_free(struct bconn *c)
@@ -37,6 +41,7 @@ broker_conn_free(struct bconn *c)
 	event_del(&c->ev_write);
 	event_del(&c->ev_more);
 	event_del(&c->ev_frame);
+	event_del(&c->ev_stall);
 	close(c->fd);
 	evbuffer_free(c->in);
 	evbuffer_free(c->out);
@@ -71,6 +76,7 @@ broker_conn_new(struct esandbox *sb, int fd, uint32_t exec_id)
 	event_set(&c->ev_write, fd, EV_WRITE | EV_PERSIST, broker_write, c);
 	evtimer_set(&c->ev_more, broker_more, c);
 	evtimer_set(&c->ev_frame, broker_frame_timeout, c);
+	evtimer_set(&c->ev_stall, broker_stalled, c);
 	event_add(&c->ev_read, NULL);
 	c->reading = 1;
 	TAILQ_INSERT_TAIL(&sb->conns, c, entry);
@@ -78,12 +84,23 @@ broker_conn_new(struct esandbox *sb, int fd, uint32_t exec_id)
 	return (c);
 }
 
-/* Stop reading while its answers pile up unread; go on once they go. */
+/*
+ * Stop reading while its answers pile up unread, and start the stall
+ * clock; go on once they go.
+ */
 static void
 broker_pace(struct bconn *c)
 {
-	int	 full = evbuffer_get_length(c->out) >= BROKER_OUT_HIGH;
+	struct timeval	 tv = { BROKER_STALL_SECONDS, 0 };
+	int		 full = evbuffer_get_length(c->out) >= BROKER_OUT_HIGH;
 
+	/* Closing, the clock runs from the drop: see broker_drop. */
+	if (c->closing)
+		;
+	else if (full && !evtimer_pending(&c->ev_stall, NULL))
+		evtimer_add(&c->ev_stall, &tv);
+	else if (!full)
+		evtimer_del(&c->ev_stall);
 	if (full && c->reading) {
 		event_del(&c->ev_read);
 		c->reading = 0;
@@ -91,6 +108,43 @@ broker_pace(struct bconn *c)
 		event_add(&c->ev_read, NULL);
 		c->reading = 1;
 	}
+}
+
+/*
+ * Gone without a word: it reads nothing, so nothing would reach it.
+ * Freed from a timer, never under a caller that still holds c.
+ */
+static void
+broker_cut(struct bconn *c, const char *why)
+{
+	struct timeval	 now = { 0, 0 };
+
+	log_warnx("sandbox %s: broker client dropped: %s; %zu bytes of "
+	    "answers unread", c->sb->id, why, evbuffer_get_length(c->out));
+	c->closing = 1;
+	if (c->reading) {
+		event_del(&c->ev_read);
+		c->reading = 0;
+	}
+	event_del(&c->ev_write);
+	event_del(&c->ev_more);
+	event_del(&c->ev_frame);
+	evbuffer_drain(c->in, evbuffer_get_length(c->in));
+	evbuffer_drain(c->out, evbuffer_get_length(c->out));
+	evtimer_add(&c->ev_stall, &now);
+}
+
+static void
+broker_stalled(int fd, short event, void *arg)
+{
+	struct bconn	*c = arg;
+
+	if (c->closing) {
+		broker_conn_free(c);
+		return;
+	}
+	broker_cut(c, "it has not read its answers for "
+	    BROKER_STALL_TEXT);
 }
 
 void
@@ -101,17 +155,29 @@ broker_send(struct bconn *c, const char *body, size_t len)
 	if (evbuffer_add_printf(c->out, "Content-Length: %zu\r\n\r\n",
 	    len) == -1 || evbuffer_add(c->out, body, len) == -1)
 		fatal("%s", __func__);
+	if (evbuffer_get_length(c->out) > BROKER_OUT_MAX) {
+		broker_cut(c, "its answers passed " BROKER_OUT_MAX_TEXT);
+		return;
+	}
 	event_add(&c->ev_write, NULL);
 	broker_pace(c);
 }
 
-/* Say why, then drop it once that is written. */
+/*
+ * Say why, then drop it once that is written, or after
+ * BROKER_STALL_SECONDS if it does not read that either.
+ */
 static void
 broker_drop(struct bconn *c, int code, const char *why)
 {
+	struct timeval	 tv = { BROKER_STALL_SECONDS, 0 };
+
 	log_info("sandbox %s: broker client dropped: %s", c->sb->id, why);
 	rpc_error(c, code, why);
+	if (c->closing)		/* cut while answering */
+		return;
 	c->closing = 1;
+	evtimer_add(&c->ev_stall, &tv);
 	if (c->reading) {
 		event_del(&c->ev_read);
 		c->reading = 0;
@@ -319,6 +385,9 @@ broker_write(int fd, short event, void *arg)
 		broker_conn_free(c);
 		return;
 	}
+	/* It reads: the stall clock starts over. */
+	if (n > 0 && !c->closing)
+		evtimer_del(&c->ev_stall);
 	if (evbuffer_get_length(c->out) == 0) {
 		event_del(&c->ev_write);
 		if (c->closing) {

@@ -13,6 +13,15 @@
 #define BROKER_FRAME_MAX	65536	/* a request body, in bytes */
 #define BROKER_HEADER_MAX	1024	/* a frame's header block */
 #define BROKER_OUT_HIGH		(256 * 1024)	/* stop reading past this */
+/*
+ * A client that does not read its answers: past BROKER_OUT_HIGH with
+ * no byte written for BROKER_STALL_SECONDS, or past BROKER_OUT_MAX at
+ * all (answers and abort notices pushed to it), it is dropped at once.
+ */
+#define BROKER_OUT_MAX		(1024 * 1024)
+#define BROKER_OUT_MAX_TEXT	"1 MiB"
+#define BROKER_STALL_SECONDS	10
+#define BROKER_STALL_TEXT	"10 seconds"
 #define BROKER_FRAMES_PER_TURN	16	/* then other clients go first */
 #define BROKER_FRAME_TIMEOUT	60	/* seconds for one frame to arrive */
 #define BROKER_CONNS_MAX	64	/* per sandbox, exec channels too */
@@ -32,6 +41,7 @@ struct bconn {
 	struct event		 ev_write;
 	struct event		 ev_more;	/* frames left for later */
 	struct event		 ev_frame;	/* a frame too slow to come */
+	struct event		 ev_stall;	/* answers left unread */
 	int			 reading;
 	int			 closing;	/* flush, then close */
 };

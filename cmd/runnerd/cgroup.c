@@ -1,6 +1,6 @@
 /*
  * A sandbox's cgroup: memory (with swap), pids and cpu limits, and the
- * freezer that gives sandbox_signal_all a stable snapshot.  cgroup v2
+ * freezer that gives sigall.c's sweeps a stable snapshot.  cgroup v2
  * when its top offers memory, pids and cpu; otherwise v1, with one
  * directory per controller.  The top is the cgroup delegated to us
  * when the master found one and moved the daemons into its leaf
@@ -31,7 +31,6 @@
 
 #define CG_BASE			"/sys/fs/cgroup"
 #define CG_CPU_PERIOD		100000		/* microseconds: 100 ms */
-#define CG_FREEZE_WAIT_MS	500
 #define CG_MAXDIRS		4
 
 enum cg_version {
@@ -548,32 +547,32 @@ cg_frozen(const char *dir)
 	    strncmp(buf, "FROZEN", 6) == 0);
 }
 
-/* on: wait, briefly, until every task has stopped. */
+/*
+ * Ask the freezer to stop (on) or thaw the sandbox's tasks; stopping
+ * takes the tasks' own time, which cgroup_frozen says is over.
+ */
 int
 cgroup_freeze(const char *id, int on)
 {
-	struct timespec	 t0;
-	char		 dir[CONF_PATH_SIZE];
-	int		 rc;
+	char	 dir[CONF_PATH_SIZE];
 
 	if (cg_version == CG_UNKNOWN || !cg_has_freezer)
 		return (-1);
 	cg_dir(cg_version == CG_V2 ? 0 : CG_FREEZER, id, dir, sizeof(dir));
 	if (cg_version == CG_V2)
-		rc = cg_write(dir, "cgroup.freeze", on ? "1" : "0");
-	else
-		rc = cg_write(dir, "freezer.state", on ? "FROZEN" : "THAWED");
-	if (rc == -1 || !on)
-		return (rc);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!cg_frozen(dir)) {
-		if (sbx_elapsed_ms(&t0) > CG_FREEZE_WAIT_MS) {
-			log_warnx("%s: %s: still freezing", __func__, dir);
-			break;
-		}
-		sbx_sleep_ms(1);
-	}
-	return (0);
+		return (cg_write(dir, "cgroup.freeze", on ? "1" : "0"));
+	return (cg_write(dir, "freezer.state", on ? "FROZEN" : "THAWED"));
+}
+
+int
+cgroup_frozen(const char *id)
+{
+	char	 dir[CONF_PATH_SIZE];
+
+	if (cg_version == CG_UNKNOWN || !cg_has_freezer)
+		return (0);
+	cg_dir(cg_version == CG_V2 ? 0 : CG_FREEZER, id, dir, sizeof(dir));
+	return (cg_frozen(dir));
 }
 
 int

@@ -24,6 +24,29 @@ static void	exec_read(int, short, void *);
 static void	exec_finish(struct rexec *);
 static void	exec_done(struct rexec *);
 static void	exec_fail(struct rexec *, int, const char *);
+static void	exec_start_end(struct rexec *);
+
+/*
+ * What an abort signals: the whole sandbox, as an exec's timeout and
+ * a kill of the sandbox always did; a detached exec and a kill of one
+ * exec reach only that exec's process group (it called setsid).
+ */
+static void
+exec_signal_scope(struct rexec *e, int sig)
+{
+	if (e->group_only)
+		sandbox_signal_group(&e->rs->sb, e->pid, sig);
+	else
+		sigall_send(e->rs, sig);
+}
+
+static int
+exec_nprocs(struct rexec *e)
+{
+	if (e->group_only)
+		return (sandbox_group_nprocs(&e->rs->sb, e->pid));
+	return (sandbox_nprocs(&e->rs->sb));
+}
 
 int
 exec_count(struct rsandbox *rs)
@@ -71,6 +94,7 @@ exec_send(struct rexec *e, struct rstream *s, size_t len)
 		imsg_close(&child_iev_main()->ibuf, b);
 		imsgev_add(child_iev_main());
 	}
+	execrec_output(e, s->which, s->buf, len);
 	memmove(s->buf, s->buf + len, s->len - len);
 	s->len -= len;
 }
@@ -218,8 +242,11 @@ exec_free(struct rexec *e)
 	int	 i;
 
 	exec_env_free(e);
+	exec_start_end(e);
 	for (i = 0; i < 2; i++)
 		exec_stream_close(e, &e->out[i]);
+	if (e->rec != NULL)
+		execrec_discard(e);
 	evtimer_del(&e->ev_timeout);
 	evtimer_del(&e->ev_abort);
 	evtimer_del(&e->ev_drain);
@@ -251,6 +278,7 @@ exec_finish(struct rexec *e)
 	res.bytes_stderr = e->out[1].produced;
 	res.truncated_stdout = e->out[0].produced > e->out[0].kept;
 	res.truncated_stderr = e->out[1].produced > e->out[1].kept;
+	sbx_format_exec_id(res.exec, res.id, res.exec_id);
 	/* keep-failed: the command failed, not the sandbox's destruction. */
 	if (res.reason != SBX_REASON_KILLED &&
 	    (res.reason != SBX_REASON_EXIT || res.status != 0))
@@ -261,6 +289,7 @@ exec_finish(struct rexec *e)
 	    res.signal, (unsigned long long)res.duration_us);
 	log_setcorr(NULL);
 	runnerd_reply(IMSG_CTL_EXEC_RESULT, e->peerid, &res, sizeof(res));
+	execrec_finished(e, &res);
 	rs = e->rs;
 	exec_free(e);
 	runnerd_exec_done(rs);
@@ -275,7 +304,7 @@ static void
 exec_done(struct rexec *e)
 {
 	/* Stragglers that outlive SIGTERM wait for the SIGKILL step. */
-	if (e->abort == ABORT_TERM && sandbox_nprocs(&e->rs->sb) > 0) {
+	if (e->abort == ABORT_TERM && exec_nprocs(e) > 0) {
 		e->finish_pending = 1;
 		return;
 	}
@@ -287,9 +316,32 @@ exec_done(struct rexec *e)
 	if (e->abort == ABORT_NOTIFY) {
 		evtimer_del(&e->ev_abort);
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
+		exec_signal_scope(e, SIGKILL);
+	}
+	/* Nothing of the sandbox may run on: exec_killed finishes it. */
+	if (e->abort == ABORT_KILL && !e->group_only &&
+	    sigall_killing(e->rs)) {
+		e->finish_pending = 1;
+		return;
 	}
 	exec_finish(e);
+}
+
+/* A SIGKILL sweep is over: the results that waited for it go. */
+void
+exec_killed(struct rsandbox *rs)
+{
+	struct rexec	*e;
+
+ again:
+	if (sigall_killing(rs))
+		return;
+	TAILQ_FOREACH(e, &rs->execs, entry)
+		if (e->finish_pending && e->abort == ABORT_KILL) {
+			/* May end the sandbox, and every other exec. */
+			exec_finish(e);
+			goto again;
+		}
 }
 
 /* The main process is gone; give the pipes a moment to drain. */
@@ -379,13 +431,14 @@ exec_abort_step(int fd, short event, void *arg)
 		break;
 	case ABORT_NOTIFY:
 		e->abort = ABORT_TERM;
-		sandbox_signal_all(&e->rs->sb, SIGTERM);
+		exec_signal_scope(e, SIGTERM);
 		evtimer_add(&e->ev_abort, &tv);
 		break;
 	case ABORT_TERM:
 		e->abort = ABORT_KILL;
-		sandbox_signal_all(&e->rs->sb, SIGKILL);
-		if (e->finish_pending)
+		exec_signal_scope(e, SIGKILL);
+		/* The whole sandbox's sweep: exec_killed finishes it. */
+		if (e->finish_pending && e->group_only)
 			exec_finish(e);
 		break;
 	case ABORT_KILL:
@@ -396,7 +449,7 @@ exec_abort_step(int fd, short event, void *arg)
 void
 exec_abort(struct rexec *e, uint32_t reason)
 {
-	if (e->env != NULL) {
+	if (e->env != NULL || e->starting) {
 		exec_fail(e, ECANCELED, "killed before it started");
 		return;
 	}
@@ -450,6 +503,19 @@ exec_envv(struct rexec_env *env)
 	return (v);
 }
 
+static void
+exec_pipes_close(struct rexec *e)
+{
+	int	 i;
+
+	for (i = 0; i < 2; i++)
+		if (e->pipes[i] != -1) {
+			close(e->pipes[i]);
+			e->pipes[i] = -1;
+		}
+}
+
+/* The request to pid 1; exec_started hears how it went. */
 static int
 exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 {
@@ -458,7 +524,7 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 	char				*argv[SBX_EXEC_MAX_ARGS + 1];
 	char				*envp[SBX_EXEC_MAX_ARGS + 1];
 	char				**env;
-	int				 po[2] = { -1, -1 }, pe[2];
+	int				 po[2] = { -1, -1 }, pe[2], rc;
 
 	/* -i: stdout is the caller's own, not read here. */
 	if (e->stdio[1] == -1 && pipe2(po, O_CLOEXEC) == -1) {
@@ -484,32 +550,42 @@ exec_spawn(struct rexec *e, int broker, char *err, size_t errlen)
 	spec.fd_stdout = e->stdio[1] != -1 ? e->stdio[1] : po[1];
 	spec.fd_stderr = pe[1];
 	spec.fd_extra = broker;
-	e->pid = sandbox_spawn(&e->rs->sb, &spec, err, errlen);
+	rc = sandbox_spawn_begin(&e->rs->sb, &spec, &e->spawn, err, errlen);
 	free(env);
 	if (po[1] != -1)
 		close(po[1]);
 	close(pe[1]);
-	if (e->pid == -1) {
-		if (po[0] != -1)
-			close(po[0]);
-		close(pe[0]);
+	e->pipes[0] = po[0];
+	e->pipes[1] = pe[0];
+	if (rc == -1) {
+		exec_pipes_close(e);
 		return (-1);
 	}
-	if (!e->rs->ev_events_set) {
-		event_set(&e->rs->ev_events, sandbox_events_fd(&e->rs->sb),
-		    EV_READ | EV_PERSIST, exec_events_cb, e->rs);
-		event_add(&e->rs->ev_events, NULL);
-		e->rs->ev_events_set = 1;
-	}
-	if (po[0] != -1) {
-		fcntl(po[0], F_SETFL, O_NONBLOCK);
-		exec_stream_init(e, 0, po[0], e->rs->sb.policy.stdout_cap);
-	}
-	fcntl(pe[0], F_SETFL, O_NONBLOCK);
-	/* A service's stderr goes on for days; the master keeps its tail. */
-	exec_stream_init(e, 1, pe[0], (req->flags & SBX_EXEC_SERVICE) ?
-	    UINT64_MAX : e->rs->sb.policy.stderr_cap);
 	return (0);
+}
+
+/* It has exec'd: read its output, hear its end. */
+static void
+exec_running(struct rexec *e)
+{
+	struct rsandbox	*rs = e->rs;
+
+	e->pid = e->spawn.pid;
+	if (!rs->ev_events_set) {
+		event_set(&rs->ev_events, sandbox_events_fd(&rs->sb),
+		    EV_READ | EV_PERSIST, exec_events_cb, rs);
+		event_add(&rs->ev_events, NULL);
+		rs->ev_events_set = 1;
+	}
+	if (e->pipes[0] != -1) {
+		fcntl(e->pipes[0], F_SETFL, O_NONBLOCK);
+		exec_stream_init(e, 0, e->pipes[0], rs->sb.policy.stdout_cap);
+	}
+	fcntl(e->pipes[1], F_SETFL, O_NONBLOCK);
+	/* A service's stderr goes on for days; the master keeps its tail. */
+	exec_stream_init(e, 1, e->pipes[1], e->service ? UINT64_MAX :
+	    rs->sb.policy.stderr_cap);
+	e->pipes[0] = e->pipes[1] = -1;
 }
 
 /* An exec that never started: its caller hears why, nothing else. */
@@ -539,20 +615,52 @@ exec_env_timeout(int fd, short event, void *arg)
 		    "in time");
 }
 
-/* The environment is there: start it, and its clock. */
 static void
-exec_launch(struct rexec *e, int broker)
+exec_turn(int fd, short event, void *arg)
+{
+	struct rsandbox	*rs = arg;
+
+	if (runnerd_find(rs->sb.id) == rs)
+		exec_sandbox_ready(rs);
+}
+
+/*
+ * Its start is cancelled: no longer in the way of the sandbox's next,
+ * which goes on its own turn of the loop, not under the caller.
+ */
+static void
+exec_start_end(struct rexec *e)
+{
+	struct rsandbox	*rs = e->rs;
+	struct timeval	 now = { 0, 0 };
+
+	if (!e->starting)
+		return;
+	event_del(&e->ev_spawn);
+	sandbox_spawn_cancel(&rs->sb, &e->spawn);
+	exec_pipes_close(e);
+	e->starting = 0;
+	if (rs->starting != e)
+		return;
+	rs->starting = NULL;
+	if (rs->retired)
+		return;
+	if (!evtimer_initialized(&rs->ev_turn))
+		evtimer_set(&rs->ev_turn, exec_turn, rs);
+	if (!evtimer_pending(&rs->ev_turn, NULL))
+		evtimer_add(&rs->ev_turn, &now);
+}
+
+/* Started: its caller hears so, its clock runs. */
+static void
+exec_run(struct rexec *e)
 {
 	struct sbx_exec_start	 st;
 	struct timeval		 tv;
-	char			 err[256];
 
-	clock_gettime(CLOCK_MONOTONIC, &e->start);
-	if (exec_spawn(e, broker, err, sizeof(err)) == -1) {
-		exec_fail(e, ENOEXEC, err);
-		return;
-	}
-	exec_env_free(e);
+	exec_running(e);
+	e->starting = 0;
+	e->rs->starting = NULL;
 	tv.tv_sec = e->timeout;
 	tv.tv_usec = 0;
 	if (e->timeout != 0)
@@ -562,7 +670,66 @@ exec_launch(struct rexec *e, int broker)
 	st.exec_id = e->id;
 	st.pid = e->pid;
 	st.timeout = e->timeout;
+	execrec_started(e, &st);
 	runnerd_reply(IMSG_CTL_EXEC_START, e->peerid, &st, sizeof(st));
+	/* Detached: its starter has its id and goes; nobody is attached. */
+	if (e->detached) {
+		runnerd_result(e->peerid, e->corr, 0, "%s", "");
+		e->peerid = 0;
+	}
+	/* pid 1 reported its end before its start was read. */
+	if (e->spawn.ended)
+		exec_exited(e, e->spawn.wstatus);
+}
+
+/*
+ * pid 1 and the child at work, on the sandbox's own CPU quota: heard
+ * as events, so that a starved sandbox holds up nobody else's exec.
+ */
+static void
+exec_started(int fd, short event, void *arg)
+{
+	struct rexec	*e = arg;
+	struct rsandbox	*rs = e->rs;
+	struct timeval	 tv = { 0, SANDBOX_SPAWN_SLICE_MS * 1000 };
+	char		 err[256];
+	int		 rc;
+
+	/* Off the loop first: a start that ends closes its fd. */
+	event_del(&e->ev_spawn);
+	if ((rc = sandbox_spawn_step(&rs->sb, &e->spawn, err,
+	    sizeof(err))) == 1) {
+		event_add(&e->ev_spawn, &tv);
+		return;
+	}
+	if (rc == -1) {
+		exec_start_end(e);
+		exec_fail(e, ENOEXEC, err);
+	} else
+		exec_run(e);
+	/* Its turn is over; a failed run took its sandbox along. */
+	if (runnerd_find(rs->sb.id) == rs)
+		exec_sandbox_ready(rs);
+}
+
+/* The environment is there: start it, and its clock. */
+static void
+exec_launch(struct rexec *e, int broker)
+{
+	struct timeval	 tv = { 0, SANDBOX_SPAWN_SLICE_MS * 1000 };
+	char		 err[256];
+
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	if (exec_spawn(e, broker, err, sizeof(err)) == -1) {
+		exec_fail(e, ENOEXEC, err);
+		return;
+	}
+	exec_env_free(e);
+	e->starting = 1;
+	e->rs->starting = e;
+	event_set(&e->ev_spawn, e->spawn.fd, EV_READ | EV_PERSIST,
+	    exec_started, e);
+	event_add(&e->ev_spawn, &tv);
 }
 
 static struct rexec *
@@ -643,7 +810,7 @@ exec_sandbox_ready(struct rsandbox *rs)
 		exec_launch(e, broker);
 		if (broker != -1)
 			close(broker);
-		if (runnerd_find(rs->sb.id) != rs)
+		if (runnerd_find(rs->sb.id) != rs || !runnerd_ready(rs))
 			break;
 	}
 }
@@ -739,6 +906,7 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 		fatal("%s", __func__);
 	memcpy(e->env->req, req, sizeof(*req));
 	e->env->broker = -1;
+	e->pipes[0] = e->pipes[1] = -1;
 	e->stdio[0] = fds[0];
 	e->stdio[1] = fds[1];
 	e->rs = rs;
@@ -751,7 +919,9 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	evtimer_set(&e->ev_drain, exec_drain_timeout, e);
 	evtimer_set(&e->ev_resume, exec_resume, e);
 	e->service = (req->flags & SBX_EXEC_SERVICE) != 0;
+	e->detached = e->group_only = (req->flags & SBX_EXEC_DETACH) != 0;
 	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
+	execrec_new(e, req);
 	exec_env_request(e, rs->sb.policy.name);
 	return (0);
 }
@@ -776,6 +946,9 @@ exec_kill_now(struct rsandbox *rs)
 {
 	struct rexec	*e, *next;
 
+	sigall_cancel(rs);
+	if (evtimer_initialized(&rs->ev_turn))
+		evtimer_del(&rs->ev_turn);
 	if (rs->ev_events_set) {
 		/* While it builds, pid 1's socket carries no exec's end. */
 		if (!rs->building)
@@ -785,7 +958,7 @@ exec_kill_now(struct rsandbox *rs)
 		rs->ev_events_set = 0;
 	}
 	TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
-		if (e->env != NULL) {
+		if (e->env != NULL || e->starting) {
 			runnerd_result(e->peerid, e->corr, ECANCELED,
 			    "the sandbox went away before the exec started");
 			exec_free(e);
@@ -799,6 +972,7 @@ exec_kill_now(struct rsandbox *rs)
 		}
 		exec_finish(e);
 	}
+	execrec_forget_all(rs);
 }
 
 /* Nobody reads the output any more: abort what that client ran. */
@@ -814,4 +988,40 @@ exec_client_gone(uint32_t peerid)
 				e->peerid = 0;
 				exec_abort(e, SBX_REASON_KILLED);
 			}
+}
+
+/*
+ * sandboxctl kill EXEC: TERM (and KILL) run the abort sequence on its
+ * process group alone; any other signal is passed on once.  -1 with
+ * errno when there is nothing left to signal.
+ */
+int
+exec_signal(struct rexec *e, int sig)
+{
+	if (e->env != NULL) {
+		exec_abort(e, SBX_REASON_KILLED);
+		return (0);
+	}
+	if (e->exited) {
+		errno = ESRCH;
+		return (-1);
+	}
+	if (sig == SIGTERM || sig == SIGKILL) {
+		if (e->abort == ABORT_NONE)
+			e->group_only = 1;
+		exec_abort(e, SBX_REASON_KILLED);
+		/* KILL skips the grace: straight to the last step. */
+		if (sig == SIGKILL && e->group_only && !e->exited &&
+		    e->abort != ABORT_KILL) {
+			evtimer_del(&e->ev_abort);
+			e->abort = ABORT_TERM;
+			exec_abort_step(-1, 0, e);
+		}
+		return (0);
+	}
+	if (sandbox_signal_group(&e->rs->sb, e->pid, sig) == 0) {
+		errno = ESRCH;
+		return (-1);
+	}
+	return (0);
 }

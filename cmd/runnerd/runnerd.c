@@ -248,6 +248,7 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	else if (!net_claim(&(*polp)->m, req, rs->sb.id))
 		runnerd_new_id(rs->sb.id);
 	TAILQ_INIT(&rs->execs);
+	TAILQ_INIT(&rs->recs);
 	rs->sb.policy = (*polp)->m;
 	strlcpy(rs->corr, req->corr, sizeof(rs->corr));
 	if (svcws_claim(rs, req, &(*polp)->m, &rs->sb.uid) == -1) {
@@ -259,11 +260,15 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 	return (rs);
 }
 
-/* Built, and its network up (or none asked for): execs may start. */
+/*
+ * Built, its network up (or none asked for), and no other exec on its
+ * way: the next exec may start.
+ */
 int
 runnerd_ready(const struct rsandbox *rs)
 {
-	return (!rs->building && rs->net != RNET_PENDING);
+	return (!rs->building && rs->net != RNET_PENDING &&
+	    rs->starting == NULL);
 }
 
 /*
@@ -444,10 +449,22 @@ runnerd_bury_one(struct rsandbox *rs)
 	runnerd_teardown(rs);
 }
 
+/*
+ * pid 1 is dead, or late: a starved sandbox's pid 1 dies on its own
+ * CPU quota.  Late, it is waited for on, not in, the event loop.
+ */
 static void
 runnerd_grave_ready(int fd, short event, void *arg)
 {
-	runnerd_bury_one(arg);
+	struct rsandbox	*rs = arg;
+
+	if (event & EV_TIMEOUT) {
+		log_warnx("sandbox %s: pid 1 is still dying after %d ms",
+		    rs->sb.id, SBX_KILL_WAIT_MS);
+		event_add(&rs->ev_grave, NULL);
+		return;
+	}
+	runnerd_bury_one(rs);
 }
 
 /* Everything in the graveyard, now: a clean stop. */
@@ -480,8 +497,9 @@ runnerd_id_busy(const char *id)
 	return (0);
 }
 
+/* Out of the tree, pid 1 killed: buried once it is dead. */
 static void
-runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
+runnerd_grave(struct rsandbox *rs)
 {
 	struct timeval	 tv;
 
@@ -492,13 +510,19 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	if (rs->sb.init_pid > 0)
 		kill(rs->sb.init_pid, SIGKILL);
 	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
-	/* No pidfd, nothing to wait for; past the wait, teardown says so. */
+	/* No pidfd, nothing to wait for; past the wait, a warning. */
 	tv.tv_sec = rs->sb.init_pidfd == -1 ? 0 : SBX_KILL_WAIT_MS / 1000;
 	tv.tv_usec = rs->sb.init_pidfd == -1 ? 0 :
 	    (SBX_KILL_WAIT_MS % 1000) * 1000;
 	event_set(&rs->ev_grave, rs->sb.init_pidfd, EV_READ,
 	    runnerd_grave_ready, rs);
 	event_add(&rs->ev_grave, &tv);
+}
+
+static void
+runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
+{
+	runnerd_grave(rs);
 	runnerd_result(peerid, corr, 0, "destroyed");
 	spare_soon();
 }
@@ -534,7 +558,7 @@ runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
 		rs->create_pending = 0;
 		runnerd_result(rs->create_peerid, rs->corr, error,
 		    "create: network: %s", msg);
-		runnerd_destroy(rs);
+		runnerd_grave(rs);
 		return;
 	}
 	exec_net_failed(rs, error, msg);
@@ -611,10 +635,11 @@ runnerd_client_gone(uint32_t peerid)
 	struct rsandbox	*rs, *next;
 
 	exec_client_gone(peerid);
+	execrec_client_gone(peerid);
 	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
-			runnerd_destroy(rs);
+			runnerd_grave(rs);
 }
 
 /* From the master a malformed message means a bug or worse: stop. */
@@ -646,8 +671,12 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 		return;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_KILL:
-		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next)
+		/* The whole sandbox, detached execs' stragglers too. */
+		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, next) {
+			if (e->abort == ABORT_NONE)
+				e->group_only = 0;
 			exec_abort(e, SBX_REASON_KILLED);
+		}
 		runnerd_result(peerid, req.corr, 0, "killed");
 		break;
 	case IMSG_RUN_DESTROY:
@@ -660,6 +689,23 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 			runnerd_result(peerid, req.corr, 0, "%s", "");
 		break;
 	}
+}
+
+static void
+runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
+{
+	struct sbx_exec_op	 op;
+	struct rsandbox		*rs;
+	char			 err[128];
+
+	RUN_GET(imsg, op);
+	runnerd_check(sbx_check_exec_op(&op, err, sizeof(err)), err);
+	if ((imsg_get_type(imsg) == IMSG_RUN_EXEC_PS) !=
+	    (op.op == SBX_EXEC_OP_LIST))
+		fatalx("%s: exec op %u as imsg %u", __func__, op.op,
+		    imsg_get_type(imsg));
+	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) != NULL)
+		execrec_request(rs, &op, peerid);
 }
 
 static void
@@ -849,6 +895,10 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_DESTROY:
 	case IMSG_RUN_SHOW:
 		runnerd_dispatch_id(imsg, peerid);
+		break;
+	case IMSG_RUN_EXEC_OP:
+	case IMSG_RUN_EXEC_PS:
+		runnerd_dispatch_exec_op(imsg, peerid);
 		break;
 	case IMSG_RUN_PS:
 		RUN_GET(imsg, req);

@@ -24,6 +24,7 @@
 #define EXEC_PAUSE_MS		20
 
 struct rsandbox;
+struct execrec;
 
 struct rstream {
 	int		 fd;
@@ -77,6 +78,31 @@ struct rexec {
 	int			 finish_pending;	/* until SIGKILL */
 	int			 service;	/* SBX_EXEC_SERVICE */
 	struct event		 ev_resume;	/* reading again */
+	struct execrec		*rec;		/* its record, execrec.c */
+	int			 detached;	/* SBX_EXEC_DETACH */
+	int			 group_only;	/* a kill of it alone */
+	/* pid 1 is starting it: no pid yet, output not read yet. */
+	int			 starting;
+	struct sandbox_start	 spawn;
+	struct event		 ev_spawn;
+	int			 pipes[2];	/* read ends: stdout, stderr */
+};
+
+/* A sweep of signals over a sandbox's processes (sigall.c). */
+enum sigall_step {
+	SIGALL_IDLE = 0,
+	SIGALL_FREEZING,	/* asked the freezer, waiting for it */
+	SIGALL_REAPING		/* SIGKILL sent, waiting for the deaths */
+};
+
+struct rsigall {
+	struct event		 ev;
+	enum sigall_step	 step;
+	int			 sig;		/* of the sweep under way */
+	int			 frozen;	/* the freezer was asked */
+	struct timespec		 t0;		/* of the step */
+	int			 want_term;	/* sweeps to come */
+	int			 want_kill;
 };
 
 /* A sandbox's network, set up by netd (DESIGN.md section 3). */
@@ -109,10 +135,16 @@ struct rsandbox {
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 prebuilt;	/* taken from spare.c */
 	int			 building;	/* pid 1 has not reported */
+	/* pid 1 starts one exec at a time; the others wait their turn. */
+	struct rexec		*starting;
+	struct event		 ev_turn;	/* the next, after a cancel */
+	struct rsigall		 sig;
 	int			 create_pending;	/* its reply waits */
 	uint32_t		 create_peerid;	/* for the network */
 	char			 service[CONF_NAME_SIZE];	/* "" none */
 	struct svcws		*svcws;		/* its kept workspace */
+	TAILQ_HEAD(, execrec)	 recs;		/* execs, live and kept */
+	uint32_t		 nrecs_done;	/* of them, finished */
 };
 
 RB_HEAD(rsandbox_tree, rsandbox);
@@ -170,6 +202,25 @@ void	 exec_abort(struct rexec *, uint32_t);
 void	 exec_kill_now(struct rsandbox *);
 void	 exec_client_gone(uint32_t);
 int	 exec_count(struct rsandbox *);
+void	 exec_killed(struct rsandbox *);
+
+/* sigall.c: signalling a sandbox's processes without waiting */
+void	 sigall_send(struct rsandbox *, int);
+int	 sigall_killing(const struct rsandbox *);
+void	 sigall_cancel(struct rsandbox *);
+
+/* execrec.c: exec ids, kept output, attach, wait, per-exec kill */
+#define EXEC_ATTACH_MAX		16	/* clients on one exec at once */
+void	 execrec_new(struct rexec *, const struct sbx_exec_req *);
+void	 execrec_started(struct rexec *, struct sbx_exec_start *);
+void	 execrec_output(struct rexec *, uint32_t, const char *, size_t);
+void	 execrec_finished(struct rexec *, struct sbx_exec_result *);
+void	 execrec_discard(struct rexec *);
+void	 execrec_forget_all(struct rsandbox *);
+void	 execrec_client_gone(uint32_t);
+void	 execrec_request(struct rsandbox *, const struct sbx_exec_op *,
+	    uint32_t);
+int	 exec_signal(struct rexec *, int);
 
 /* stdio.c */
 void	 stdio_put(uint32_t, uint32_t, int);

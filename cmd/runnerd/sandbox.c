@@ -557,8 +557,8 @@ sandbox_create(struct sandbox *sb, const struct sandbox_spec *spec,
 }
 
 /* Everything but pid 1, from the cgroup: what fork cannot leave. */
-static int
-sandbox_kill_procs(struct sandbox *sb, int sig)
+int
+sandbox_signal_procs(struct sandbox *sb, int sig)
 {
 	pid_t	*pids;
 	size_t	 i, n;
@@ -573,34 +573,16 @@ sandbox_kill_procs(struct sandbox *sb, int sig)
 	return (sent);
 }
 
-/*
- * Frozen, the cgroup is a stable snapshot: nobody forks between the
- * read of cgroup.procs and the signal.  SIGKILL is then followed until
- * nothing but pid 1 is left, so that callers may count on it.
- */
 int
-sandbox_signal_all(struct sandbox *sb, int sig)
+sandbox_freeze(struct sandbox *sb, int on)
 {
-	struct timespec	 t0;
-	int		 frozen, n;
+	return (cgroup_freeze(sb->id, on));
+}
 
-	frozen = cgroup_freeze(sb->id, 1) == 0;
-	n = sandbox_kill_procs(sb, sig);
-	if (frozen)
-		cgroup_freeze(sb->id, 0);
-	if (sig != SIGKILL)
-		return (n);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (sandbox_nprocs(sb) > 0) {
-		if (sbx_elapsed_ms(&t0) > SBX_KILL_WAIT_MS) {
-			log_warnx("%s: sandbox %s: processes survive SIGKILL",
-			    __func__, sb->id);
-			break;
-		}
-		sandbox_kill_procs(sb, SIGKILL);
-		sbx_sleep_ms(1);
-	}
-	return (n);
+int
+sandbox_frozen(struct sandbox *sb)
+{
+	return (cgroup_frozen(sb->id));
 }
 
 int

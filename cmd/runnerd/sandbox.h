@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <sys/queue.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "conf.h"
 #include "sandboxd_imsg.h"
@@ -42,7 +43,26 @@ struct sandbox_spec {
 /* An exec that sandbox_spawn started and pid 1 has not reported ended. */
 struct sandbox_live {
 	uint64_t		 token;		/* names it to pid 1 */
-	pid_t			 pid;		/* host pid */
+	pid_t			 pid;		/* host pid; 0 while it starts */
+	int			 ended;		/* pid 1 reported it meanwhile */
+	int			 wstatus;
+};
+
+/*
+ * An exec on its way, from the request to pid 1 to the exec: the
+ * caller watches fd for reading, and calls sandbox_spawn_step when it
+ * is readable or SANDBOX_SPAWN_SLICE_MS have passed.
+ */
+#define SANDBOX_SPAWN_SLICE_MS	100
+struct sandbox_start {
+	uint64_t		 token;
+	int			 fd;		/* the reply socket; -1 done */
+	pid_t			 pid;		/* host pid, once it reported */
+	int			 failed;	/* err is set */
+	struct timespec		 t0;
+	/* Once started: it ended before sandbox_spawn_step returned. */
+	int			 ended;
+	int			 wstatus;
 };
 
 struct sandbox {
@@ -94,12 +114,21 @@ int	sandbox_create_begin(struct sandbox *, const struct sandbox_spec *,
 int	sandbox_create_finish(struct sandbox *, char *, size_t);
 /*
  * Start argv inside the sandbox as its uid, with every restriction of
- * DESIGN.md section 2: pid 1 forks it.  Returns its host pid once it
- * has exec'd, or -1 with err (no such command, bad cwd, ...).  It is
- * not the caller's child: its end comes through sandbox_events_read.
+ * DESIGN.md section 2: pid 1 forks it.  sandbox_spawn_begin sends the
+ * request and returns 0 at once, or -1 with err.  sandbox_spawn_step
+ * never blocks: 1 while the exec is on its way, 0 once it has exec'd
+ * (st->pid is its host pid), -1 with err if it never will (no such
+ * command, bad cwd, stopped, no exec in time ...).  It is not the
+ * caller's child: its end comes through sandbox_events_read, or, if
+ * it came already, in st->ended.  sandbox_spawn_cancel forgets one
+ * still on its way (killing it); every start must end in one of them
+ * before sandbox_destroy.
  */
-pid_t	sandbox_spawn(struct sandbox *, const struct sandbox_exec_spec *,
-	    char *, size_t);
+int	sandbox_spawn_begin(struct sandbox *, const struct sandbox_exec_spec *,
+	    struct sandbox_start *, char *, size_t);
+int	sandbox_spawn_step(struct sandbox *, struct sandbox_start *, char *,
+	    size_t);
+void	sandbox_spawn_cancel(struct sandbox *, struct sandbox_start *);
 /* Readable when sandbox_events_read has something to say. */
 int	sandbox_events_fd(struct sandbox *);
 /*
@@ -111,8 +140,23 @@ int	sandbox_events_fd(struct sandbox *);
  */
 int	sandbox_events_read(struct sandbox *,
 	    void (*)(struct sandbox *, pid_t, int, void *), void *);
-/* Signal every process in the sandbox but its pid 1; returns how many. */
-int	sandbox_signal_all(struct sandbox *, int);
+/*
+ * Signal every process in the sandbox but its pid 1; returns how many.
+ * For a stable snapshot (nobody forks between the read of the cgroup
+ * and the signal) the caller freezes the sandbox first: sandbox_freeze
+ * asks, sandbox_frozen says when every task has stopped, which takes
+ * the tasks' own CPU time.  None of them waits.
+ */
+int	sandbox_signal_procs(struct sandbox *, int);
+int	sandbox_freeze(struct sandbox *, int);
+int	sandbox_frozen(struct sandbox *);
+/*
+ * sandbox_group.c: the processes of one process group in it.  The
+ * freezer is asked, not waited for: its snapshot holds for tasks that
+ * have stopped by the walk.
+ */
+int	sandbox_signal_group(struct sandbox *, pid_t, int);
+int	sandbox_group_nprocs(struct sandbox *, pid_t);
 /* Processes in the sandbox, pid 1 excluded. */
 int	sandbox_nprocs(struct sandbox *);
 /* 1 if the memory limit killed something since the last call. */

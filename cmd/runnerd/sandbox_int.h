@@ -162,6 +162,7 @@ int	 cgroup_procs_open(const char *, int [CGROUP_MAX_DIRS], char *,
 int	 cgroup_enter(const int *, int, char *, size_t);
 int	 cgroup_procs(const char *, pid_t **, size_t *);
 int	 cgroup_freeze(const char *, int);
+int	 cgroup_frozen(const char *);
 int	 cgroup_oom_kills(const char *, uint64_t *);
 int	 cgroup_remove(const char *, unsigned int);
 void	 cgroup_reconcile(void);

@@ -2,10 +2,11 @@
  * Starting a process inside a sandbox, runnerd's side: pid 1 is the
  * sandbox's zygote (sandbox_zygote.c, protocol in sandbox_int.h).
  *
- * sandbox_spawn sends pid 1 a request with a fresh reply socket and
- * the exec's fds, then waits, a bounded time, on the reply socket
- * alone: for the child's ZYG_STARTED, whose credentials the kernel
- * translates into runnerd's pid namespace (SO_PASSCRED), then for EOF,
+ * sandbox_spawn_begin sends pid 1 a request with a fresh reply socket
+ * and the exec's fds; sandbox_spawn_step, called from the caller's
+ * event loop, reads the reply socket alone, a bounded time: the
+ * child's ZYG_STARTED, whose credentials the kernel
+ * translates into runnerd's pid namespace (SO_PASSCRED), then EOF,
  * which the exec brings (CLOEXEC), or a ZYG_FAILED that says why there
  * is no exec.  Nothing on the way needs privilege: no cgroup write, no
  * setns, no fork of runnerd.
@@ -36,12 +37,11 @@
 /*
  * pid 1 and the child, from the request to the exec: normally well
  * under a millisecond, but the child is the sandbox's (its CPU quota,
- * its memory), and runnerd waits.  Every SPAWN_SLICE_MS it checks that
- * no process of the sandbox has stopped the child (SIGSTOP needs no
- * more than the same uid).
+ * its memory), so runnerd never waits for it: every
+ * SANDBOX_SPAWN_SLICE_MS it checks that no process of the sandbox has
+ * stopped the child (SIGSTOP needs no more than the same uid).
  */
 #define SPAWN_WAIT_MS	5000
-#define SPAWN_SLICE_MS	100
 
 /* Entries and bytes of a NULL-terminated vector; NULL counts as none. */
 static void
@@ -222,89 +222,147 @@ spawn_stopped(pid_t pid)
 	    p[2] == 't'));
 }
 
-/*
- * Replies until EOF: the exec's host pid, or -1 with why.  Only EOF
- * wakes runnerd (poll for no event but POLLHUP): the child's replies
- * wait in the queue meanwhile, and the child runs on undisturbed.
- */
-static pid_t
-spawn_collect(struct sandbox *sb, int fd, char *err, size_t len)
+/* The live entry of token, or NULL. */
+static struct sandbox_live *
+spawn_live(struct sandbox *sb, uint64_t token)
+{
+	size_t	 i;
+
+	for (i = 0; i < sb->nlive; i++)
+		if (sb->live[i].token == token)
+			return (&sb->live[i]);
+	return (NULL);
+}
+
+static void
+spawn_forget(struct sandbox *sb, uint64_t token)
+{
+	struct sandbox_live	*l;
+
+	if ((l = spawn_live(sb, token)) != NULL)
+		*l = sb->live[--sb->nlive];
+}
+
+/* Whatever is queued on the reply socket; 0 at EOF, -1 not yet. */
+static int
+spawn_drain(struct sandbox *sb, struct sandbox_start *st, char *err,
+    size_t len)
 {
 	struct zyg_reply	 r;
 	struct ucred		 cred;
-	struct pollfd		 pfd;
-	struct timespec		 t0;
-	long			 left;
 	ssize_t			 n;
-	pid_t			 pid = -1;
-	int			 failed = 0, timedout;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pfd.fd = fd;
-	pfd.events = 0;
-	for (;;) {
-		if ((left = SPAWN_WAIT_MS - sbx_elapsed_ms(&t0)) < 0)
-			left = 0;
-		timedout = poll(&pfd, 1, left < SPAWN_SLICE_MS ? left :
-		    SPAWN_SLICE_MS) == 0;
-		while ((n = spawn_recv(fd, &r, &cred)) != 0) {
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == -1 && errno == EAGAIN)
-				break;
-			if (n == -1) {
-				if (!failed)
-					sbx_fail(err, len, "sandbox_spawn: bad "
-					    "reply from sandbox %s", sb->id);
-				failed = 1;
-			} else if (r.type == ZYG_STARTED && cred.pid > 0 &&
-			    cred.uid == sb->uid && pid == -1)
-				pid = cred.pid;
-			else if (r.type == ZYG_FAILED && !failed) {
-				r.arg[sizeof(r.arg) - 1] = '\0';
-				spawn_failed(&r, err, len);
-				failed = 1;
-			}
+	while ((n = spawn_recv(st->fd, &r, &cred)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return (-1);
+		if (n == -1) {
+			if (!st->failed)
+				sbx_fail(err, len, "sandbox_spawn: bad reply "
+				    "from sandbox %s", sb->id);
+			st->failed = 1;
+		} else if (r.type == ZYG_STARTED && cred.pid > 0 &&
+		    cred.uid == sb->uid && st->pid == -1)
+			st->pid = cred.pid;
+		else if (r.type == ZYG_FAILED && !st->failed) {
+			r.arg[sizeof(r.arg) - 1] = '\0';
+			spawn_failed(&r, err, len);
+			st->failed = 1;
 		}
-		if (n == 0)
-			break;
-		if (!timedout)
-			continue;
-		if (pid != -1 && spawn_stopped(pid)) {
-			if (poll(&pfd, 1, 0) == 1)
-				continue;	/* it exec'd meanwhile */
-			if (!failed)
-				sbx_fail(err, len, "sandbox_spawn: sandbox %s: "
-				    "the exec was stopped before it started",
-				    sb->id);
-		} else if (left > SPAWN_SLICE_MS)
-			continue;
-		else if (!failed)
-			sbx_fail(err, len, "sandbox_spawn: sandbox %s: no exec "
-			    "after %d ms", sb->id, SPAWN_WAIT_MS);
-		/* Holding the reply socket, the child is alive. */
-		if (pid != -1)
-			kill(pid, SIGKILL);
-		return (-1);
 	}
-	if (failed)
-		return (-1);
-	if (pid == -1)
-		return (sbx_fail(err, len, "sandbox_spawn: sandbox %s: pid 1 "
-		    "started nothing", sb->id));
-	return (pid);
+	return (0);
 }
 
-pid_t
-sandbox_spawn(struct sandbox *sb, const struct sandbox_exec_spec *es,
-    char *err, size_t len)
+/* The start is over, one way or the other: its reply socket goes. */
+static int
+spawn_end(struct sandbox *sb, struct sandbox_start *st, int rc)
+{
+	struct sandbox_live	*l;
+
+	close(st->fd);
+	st->fd = -1;
+	if (rc == -1) {
+		/* Holding the reply socket, the child may be alive. */
+		if (st->pid != -1)
+			kill(st->pid, SIGKILL);
+		spawn_forget(sb, st->token);
+		return (-1);
+	}
+	if ((l = spawn_live(sb, st->token)) == NULL)
+		return (-1);
+	if (l->ended) {
+		st->ended = 1;
+		st->wstatus = l->wstatus;
+		spawn_forget(sb, st->token);
+	} else
+		l->pid = st->pid;
+	return (0);
+}
+
+/*
+ * Replies until EOF, which the exec brings: the child's replies wait
+ * in the queue meanwhile, and the child runs on undisturbed.  Every
+ * slice the caller asks again, and a child that a process of the
+ * sandbox stopped, or that has not exec'd in SPAWN_WAIT_MS, fails.
+ */
+int
+sandbox_spawn_step(struct sandbox *sb, struct sandbox_start *st, char *err,
+    size_t len)
+{
+	struct pollfd	 pfd;
+
+	if (st->fd == -1)
+		return (sbx_fail(err, len, "sandbox_spawn: no start under way"));
+	if (spawn_drain(sb, st, err, len) == 0) {
+		if (st->failed)
+			return (spawn_end(sb, st, -1));
+		if (st->pid == -1) {
+			sbx_fail(err, len, "sandbox_spawn: sandbox %s: pid 1 "
+			    "started nothing", sb->id);
+			return (spawn_end(sb, st, -1));
+		}
+		if (spawn_end(sb, st, 0) == -1)
+			return (sbx_fail(err, len, "sandbox_spawn: sandbox %s: "
+			    "the start was forgotten", sb->id));
+		return (0);
+	}
+	if (st->pid != -1 && spawn_stopped(st->pid)) {
+		pfd.fd = st->fd;
+		pfd.events = 0;
+		if (poll(&pfd, 1, 0) == 1)
+			return (sandbox_spawn_step(sb, st, err, len));
+		if (!st->failed)
+			sbx_fail(err, len, "sandbox_spawn: sandbox %s: the exec "
+			    "was stopped before it started", sb->id);
+		return (spawn_end(sb, st, -1));
+	}
+	if (sbx_elapsed_ms(&st->t0) < SPAWN_WAIT_MS)
+		return (1);
+	if (!st->failed)
+		sbx_fail(err, len, "sandbox_spawn: sandbox %s: no exec after "
+		    "%d ms", sb->id, SPAWN_WAIT_MS);
+	return (spawn_end(sb, st, -1));
+}
+
+void
+sandbox_spawn_cancel(struct sandbox *sb, struct sandbox_start *st)
+{
+	if (st->fd != -1)
+		(void)spawn_end(sb, st, -1);
+}
+
+int
+sandbox_spawn_begin(struct sandbox *sb, const struct sandbox_exec_spec *es,
+    struct sandbox_start *st, char *err, size_t len)
 {
 	struct sandbox_live	*live;
 	size_t			 reqlen, max;
 	char			*req;
-	pid_t			 pid;
 	int			 rp[2], on = 1, rc;
 
+	memset(st, 0, sizeof(*st));
+	st->fd = st->pid = -1;
 	if (es->argv == NULL || es->argv[0] == NULL || es->argv[0][0] == '\0')
 		return (sbx_fail(err, len, "sandbox_spawn: no command"));
 	if (sb->sock == -1)
@@ -336,13 +394,17 @@ sandbox_spawn(struct sandbox *sb, const struct sandbox_exec_spec *es,
 	free(req);
 	close(rp[1]);
 	sb->next_token++;
-	pid = rc == -1 ? -1 : spawn_collect(sb, rp[0], err, len);
-	close(rp[0]);
-	if (pid == -1)
+	if (rc == -1) {
+		close(rp[0]);
 		return (-1);
-	sb->live[sb->nlive].token = sb->next_token;
-	sb->live[sb->nlive++].pid = pid;
-	return (pid);
+	}
+	/* Live from now: its end may come before its start is read. */
+	memset(&sb->live[sb->nlive], 0, sizeof(sb->live[sb->nlive]));
+	sb->live[sb->nlive++].token = sb->next_token;
+	st->token = sb->next_token;
+	st->fd = rp[0];
+	clock_gettime(CLOCK_MONOTONIC, &st->t0);
+	return (0);
 }
 
 int
@@ -351,21 +413,26 @@ sandbox_events_fd(struct sandbox *sb)
 	return (sb->sock);
 }
 
-/* The live exec of token, forgotten; 0 if there is none. */
+/*
+ * The live exec of token, forgotten; 0 if there is none.  One still
+ * starting keeps its entry, with its end, for sandbox_spawn_step.
+ */
 static pid_t
-spawn_take(struct sandbox *sb, uint64_t token)
+spawn_take(struct sandbox *sb, uint64_t token, int wstatus)
 {
-	pid_t	 pid;
-	size_t	 i;
+	struct sandbox_live	*l;
+	pid_t			 pid;
 
-	for (i = 0; i < sb->nlive; i++) {
-		if (sb->live[i].token != token)
-			continue;
-		pid = sb->live[i].pid;
-		sb->live[i] = sb->live[--sb->nlive];
-		return (pid);
+	if ((l = spawn_live(sb, token)) == NULL || l->ended)
+		return (0);
+	if (l->pid == 0) {
+		l->ended = 1;
+		l->wstatus = wstatus;
+		return (0);
 	}
-	return (0);
+	pid = l->pid;
+	*l = sb->live[--sb->nlive];
+	return (pid);
 }
 
 int
@@ -374,6 +441,7 @@ sandbox_events_read(struct sandbox *sb,
 {
 	struct zyg_exit	 x;
 	ssize_t		 n;
+	size_t		 i;
 	pid_t		 pid;
 
 	if (sb->sock == -1)
@@ -392,13 +460,15 @@ sandbox_events_read(struct sandbox *sb,
 			continue;
 		}
 		/* cb may spawn, growing sb->live: nothing held across it. */
-		if ((pid = spawn_take(sb, x.token)) > 0)
+		if ((pid = spawn_take(sb, x.token, x.wstatus)) > 0)
 			cb(sb, pid, x.wstatus, arg);
 	}
 	/* pid 1 is gone, and the kernel killed the rest with it. */
-	while (sb->nlive > 0) {
-		pid = sb->live[--sb->nlive].pid;
-		cb(sb, pid, SIGKILL, arg);
+	for (i = 0; i < sb->nlive; ) {
+		if ((pid = spawn_take(sb, sb->live[i].token, SIGKILL)) > 0)
+			cb(sb, pid, SIGKILL, arg);
+		else
+			i++;
 	}
 	return (-1);
 }

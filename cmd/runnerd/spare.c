@@ -113,6 +113,7 @@ spare_build(int fd, short event, void *arg)
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
 	TAILQ_INIT(&rs->execs);
+	TAILQ_INIT(&rs->recs);
 	runnerd_new_id(rs->sb.id);
 	rs->sb.policy = pol->m;
 	if (uid_alloc(&runnerd_conf->global, &rs->sb.uid) == -1) {

@@ -224,9 +224,12 @@ void
 show_exec_start(const struct sbx_exec_start *st)
 {
 	if (json)
-		json_emit(json_pack("{s:s, s:s, s:I, s:i, s:I}", "event",
-		    "exec.start", "id", st->id, "exec", (json_int_t)st->exec_id,
-		    "pid", st->pid, "timeout", (json_int_t)st->timeout));
+		json_emit(json_pack("{s:s, s:s, s:I, s:s, s:i, s:I, s:b, s:b, "
+		    "s:I}", "event", "exec.start", "id", st->id, "exec",
+		    (json_int_t)st->exec_id, "exec_id", st->exec, "pid",
+		    st->pid, "timeout", (json_int_t)st->timeout, "detached",
+		    st->detached, "replay", st->replay, "started",
+		    (json_int_t)st->started));
 }
 
 /* An exec's streams, each escaped on a terminal. */

@@ -22,6 +22,7 @@ struct exec_opts {
 	uint32_t	 timeout;
 	const char	*cwd;
 	int		 interactive;	/* -i */
+	int		 detach;	/* exec -d */
 	int		 tap;		/* create -T, --tap */
 };
 
@@ -73,6 +74,9 @@ exec_options(int argc, char *argv[], const char *opts, struct exec_opts *o)
 		case 'i':
 			o->interactive = 1;
 			break;
+		case 'd':
+			o->detach = 1;
+			break;
 		case 'T':
 			o->tap = 1;
 			break;
@@ -112,6 +116,8 @@ exec_fill(struct sbx_exec_req *req, struct exec_opts *o, char *argv[])
 	req->timeout = o->timeout;
 	if (o->interactive)
 		req->flags |= SBX_EXEC_INTERACTIVE;
+	if (o->detach)
+		req->flags |= SBX_EXEC_DETACH;
 	if (o->cwd != NULL && strlcpy(req->cwd, o->cwd, sizeof(req->cwd)) >=
 	    sizeof(req->cwd))
 		errx(1, "directory too long: %s", o->cwd);
@@ -171,6 +177,9 @@ do_exec(struct imsgbuf *ibuf, const char *id, struct exec_opts *o,
 	ctl_request(ibuf, IMSG_CTL_EXEC, -1, req, sizeof(*req));
 	free(req);
 	rc = ctl_replies(ibuf);
+	/* Detached: its id on a line of its own, and we are done. */
+	if (o->detach && rc == 0 && !json)
+		printf("%s\n", ctl_last.exec);
 	return (rc);
 }
 
@@ -255,10 +264,13 @@ cmd_exec(struct imsgbuf *ibuf, int argc, char *argv[])
 	struct exec_opts	 o;
 	int			 i;
 
-	i = exec_options(argc, argv, "+ie:t:w:", &o);
+	i = exec_options(argc, argv, "+die:t:w:", &o);
 	if (i >= argc)
-		errx(1, "usage: exec [-i] [-e K=V] [-t timeout] [-w dir] id -- "
+		errx(1, "usage: exec [-di] [-e K=V] [-t timeout] [-w dir] id -- "
 		    "cmd ...");
+	if (o.detach && o.interactive)
+		errx(125, "exec: -d and -i exclude each other: a detached "
+		    "exec has no standard input or output of ours");
 	check_id(argv[i]);
 	return (do_exec(ibuf, argv[i], &o, command_args(argc, argv, i + 1)));
 }

@@ -26,8 +26,9 @@ usage(void)
 	    "\tstatus\n\treload\n\tlog verbose | log brief\n"
 	    "\trun [-p policy] [-e K=V]... [-t timeout] [-w dir] -- cmd ...\n"
 	    "\tcreate [-p policy]\n"
-	    "\texec [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
-	    "\tkill id\n\tdestroy id\n\tps\n\tshow id\n"
+	    "\texec [-di] [-e K=V]... [-t timeout] [-w dir] id -- cmd ...\n"
+	    "\tattach exec\n\twait exec\n\tkill [-s signal] exec\n"
+	    "\tkill id\n\tdestroy id\n\tps [id]\n\tshow id\n"
 	    "\tput id local remote\n\tget id remote local\n"
 	    "\tput -r id localdir remotedir\n\tget -r id remotedir localdir\n"
 	    "\tls id [path]\n\tstat id path\n"
@@ -117,6 +118,7 @@ ctl_reply(struct imsg *imsg, int *rc)
 	struct svc_info		 si;
 	struct sbx_stdio	 sio;
 	struct sbx_net_pins	 np;
+	struct sbx_exec_info	 xi;
 	int			 fd;
 
 	switch (imsg_get_type(imsg)) {
@@ -154,7 +156,14 @@ ctl_reply(struct imsg *imsg, int *rc)
 		return (0);
 	case IMSG_CTL_EXEC_START:
 		REPLY_GET(imsg, st);
+		if (memchr(st.exec, '\0', sizeof(st.exec)) == NULL)
+			errx(1, "malformed exec start reply");
+		strlcpy(ctl_last.exec, st.exec, sizeof(ctl_last.exec));
 		show_exec_start(&st);
+		return (0);
+	case IMSG_CTL_EXEC_INFO:
+		REPLY_GET(imsg, xi);
+		show_exec_info(&xi);
 		return (0);
 	case IMSG_CTL_OUTPUT:
 		ctl_output(imsg);
@@ -241,13 +250,19 @@ ctl_command(struct imsgbuf *ibuf, int argc, char *argv[])
 	if (strcmp(cmd, "exec") == 0)
 		return (cmd_exec(ibuf, argc, argv));
 	if (strcmp(cmd, "kill") == 0)
-		return (cmd_by_id(ibuf, IMSG_CTL_KILL, argc, argv));
+		return (cmd_kill(ibuf, argc, argv));
+	if (strcmp(cmd, "attach") == 0)
+		return (cmd_attach(ibuf, argc, argv));
+	if (strcmp(cmd, "wait") == 0)
+		return (cmd_wait(ibuf, argc, argv));
 	if (strcmp(cmd, "destroy") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_DESTROY, argc, argv));
 	if (strcmp(cmd, "show") == 0)
 		return (cmd_by_id(ibuf, IMSG_CTL_SHOW, argc, argv));
 	if (strcmp(cmd, "ps") == 0 && argc == 1)
 		return (cmd_ps(ibuf, argc, argv));
+	if (strcmp(cmd, "ps") == 0)
+		return (cmd_exec_ps(ibuf, argc, argv));
 	if (strcmp(cmd, "put") == 0)
 		return (cmd_put(ibuf, argc, argv));
 	if (strcmp(cmd, "get") == 0)

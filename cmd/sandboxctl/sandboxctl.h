@@ -23,6 +23,12 @@ int	 cmd_ps(struct imsgbuf *, int, char *[]);
 int	 cmd_put(struct imsgbuf *, int, char *[]);
 int	 cmd_get(struct imsgbuf *, int, char *[]);
 
+/* execcmd.c: exec ids, exec -d, attach, wait, kill EXEC, ps ID */
+int	 cmd_attach(struct imsgbuf *, int, char *[]);
+int	 cmd_wait(struct imsgbuf *, int, char *[]);
+int	 cmd_kill(struct imsgbuf *, int, char *[]);
+int	 cmd_exec_ps(struct imsgbuf *, int, char *[]);
+void	 show_exec_info(const struct sbx_exec_info *);
 /* fileops.c: ls, stat, mkdir, rm, put -r, get -r */
 int	 cmd_ls(struct imsgbuf *, int, char *[]);
 int	 cmd_stat(struct imsgbuf *, int, char *[]);
@@ -77,6 +83,7 @@ struct ctl_last {
 	int			 stdio[2];	/* attach: sent by sandboxd */
 	int			 service_long;	/* service status */
 	int			 service_header;	/* printed */
+	char			 exec[SBX_EXEC_ID_SIZE];	/* EXEC_START's */
 };
 extern struct ctl_last	 ctl_last;
 

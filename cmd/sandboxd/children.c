@@ -262,6 +262,9 @@ child_relay(struct imsg *imsg)
 	case IMSG_CTL_RESULT:
 		want = sizeof(struct ctl_result);
 		break;
+	case IMSG_CTL_EXEC_INFO:
+		want = sizeof(struct sbx_exec_info);
+		break;
 	case IMSG_CTL_OUTPUT:
 		if (len < sizeof(hdr))
 			return (-1);
@@ -290,8 +293,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	struct reconf_done	 done;
 	uint32_t		 type = imsg_get_type(imsg);
 
-	if (c->id == PROC_RUNNERD && type >= IMSG_CTL_PROC_STATUS &&
-	    type <= IMSG_CTL_EXEC_RESULT)
+	if (c->id == PROC_RUNNERD && ((type >= IMSG_CTL_PROC_STATUS &&
+	    type <= IMSG_CTL_EXEC_RESULT) || type == IMSG_CTL_EXEC_INFO))
 		return (child_relay(imsg));
 	if (c->id == PROC_ENVD && type == IMSG_ENV_HEALTH)
 		return (relay_env_health(imsg));

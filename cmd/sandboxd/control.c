@@ -470,6 +470,11 @@ static const struct ctl_fwd ctl_fwds[] = {
 	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_STDIO, IMSG_RUN_STDIO, sizeof(struct sbx_stdio),
 	    CTL_RIGHTS_ALL, 1, 1 },
+	{ IMSG_CTL_EXEC_OP, IMSG_RUN_EXEC_OP, sizeof(struct sbx_exec_op),
+	    CTL_RIGHTS_ALL, 0, 0 },
+	/* Root's: an exec's command line may hold what others may not see. */
+	{ IMSG_CTL_EXEC_PS, IMSG_RUN_EXEC_PS, sizeof(struct sbx_exec_op),
+	    CTL_RIGHTS_ALL, 0, 0 },
 	{ IMSG_CTL_FILEOP, IMSG_RUN_FILEOP, sizeof(struct sbx_fileop_req),
 	    CTL_RIGHTS_ALL, 1, 0 },
 };
@@ -505,6 +510,14 @@ control_fwd_check(uint32_t type, void *p)
 		return (sbx_check_file(p, err, sizeof(err)));
 	case IMSG_CTL_STDIO:
 		return (sbx_check_stdio(p, err, sizeof(err)));
+	case IMSG_CTL_EXEC_OP:
+	case IMSG_CTL_EXEC_PS:
+		/* ps ID is the one list, the others name an exec. */
+		if (sbx_check_exec_op(p, err, sizeof(err)) == -1 ||
+		    (type == IMSG_CTL_EXEC_PS) !=
+		    (((struct sbx_exec_op *)p)->op == SBX_EXEC_OP_LIST))
+			return (-1);
+		return (0);
 	case IMSG_CTL_FILEOP:
 		return (sbx_check_fileop(p, err, sizeof(err)));
 	default:

@@ -149,6 +149,7 @@ static char	*strpool(const char *);
 %token	STDERR STDOUT SUBNET TCP TIMEOUT TMP UDP UIDRANGE UNSET UPLINK
 %token	UPSTREAM WORKSPACE WRITE ERROR ALWAYS COMMAND NEVER ONFAILURE PER
 %token	RESTART SERVICE WATCHDOG KEEPWORKSPACE PINCEILING CLIENTS
+%token	RETENTION HISTORY
 %token	<v.string>	STRING
 %token	<v.number>	NUMBER
 %type	<v.string>	string
@@ -324,6 +325,15 @@ main		: SUBNET STRING {
 		}
 		| PREBUILD num32 {
 			gbegin()->prebuild = $2;
+			gcommit();
+		}
+		| EXEC RETENTION time {
+			if (secs(&gbegin()->exec_retention, $3,
+			    "exec retention") == 0)
+				gcommit();
+		}
+		| EXEC HISTORY num32 {
+			gbegin()->exec_history = $3;
 			gcommit();
 		}
 		| UIDRANGE num32 num32 {
@@ -620,6 +630,7 @@ static const struct keywords keywords[] = {
 	{ "fsize",		FSIZE },
 	{ "grace",		GRACE },
 	{ "group",		GROUP },
+	{ "history",		HISTORY },
 	{ "inbound",		INBOUND },
 	{ "include",		INCLUDE },
 	{ "interface-prefix",	IFPREFIX },
@@ -647,6 +658,7 @@ static const struct keywords keywords[] = {
 	{ "read",		READ },
 	{ "resolver",		RESOLVER },
 	{ "restart",		RESTART },
+	{ "retention",		RETENTION },
 	{ "root",		ROOT },
 	{ "secrets",		SECRETS },
 	{ "service",		SERVICE },

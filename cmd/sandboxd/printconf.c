@@ -147,6 +147,11 @@ print_global(struct sandboxd_conf *conf)
 	print_kv("", "state-dir", g->state_dir);
 	printf("uid-range %u %u\n", g->uid_base, g->uid_count);
 	printf("prebuild %u\n", g->prebuild);
+	/* Only when set: most configs never touch them. */
+	if (g->exec_retention != CONF_EXEC_RETENTION_DEFAULT)
+		printf("exec retention %us\n", g->exec_retention);
+	if (g->exec_history != CONF_EXEC_HISTORY_DEFAULT)
+		printf("exec history %u\n", g->exec_history);
 	printf("env {\n");
 	TAILQ_FOREACH(r, &conf->env_rules, entry)
 		if (r->m.type == ENV_RULE_SYSTEM) {

@@ -20,6 +20,8 @@ static union {
 	struct sbx_run_req	run;
 	struct sbx_file_req	file;
 	struct svc_req		svc;
+	struct sbx_exec_op	op;
+	char			str[64];
 	struct sbx_fileop_req	fileop;
 	struct sbx_fent		fent;
 } u;
@@ -49,11 +51,12 @@ unpack(struct sbx_exec_req *req)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char	 err[256];
+	char		 err[256];
+	uint32_t	 n;
 
 	if (size < 1)
 		return (0);
-	switch (data[0] % 8) {
+	switch (data[0] % 10) {
 	case 0:
 		fill(data + 1, size - 1, sizeof(u.create));
 		(void)sbx_check_create(&u.create, err, sizeof(err));
@@ -92,6 +95,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fent_check(&u.fent, err, sizeof(err)) == 0)
 			(void)fent_check_relpath(u.fent.path, err,
 			    sizeof(err));
+		break;
+	case 8:
+		fill(data + 1, size - 1, sizeof(u.op));
+		(void)sbx_check_exec_op(&u.op, err, sizeof(err));
+		break;
+	case 9:
+		/* sandboxctl's parse of an exec id: a C string. */
+		fill(data + 1, size - 1, sizeof(u.str) - 1);
+		if (sbx_parse_exec_id(u.str, err, &n) == 0 &&
+		    (n == 0 || sbx_check_id(err, SBX_ID_SIZE) == -1))
+			abort();
 		break;
 	}
 	return (0);

@@ -153,6 +153,26 @@ wait_exec(struct sandbox *sb, pid_t pid, int timeout_ms)
 	return (e.done ? e.status : -1);
 }
 
+/* Every process but pid 1, in sigall.c's steps, waited for here. */
+static void
+signal_all(struct sandbox *sb, int sig)
+{
+	double	 t;
+	int	 frozen = sandbox_freeze(sb, 1) == 0;
+
+	for (t = now_ms() + 500; frozen && !sandbox_frozen(sb) &&
+	    now_ms() < t; )
+		sbx_sleep_ms(1);
+	sandbox_signal_procs(sb, sig);
+	if (frozen)
+		sandbox_freeze(sb, 0);
+	for (t = now_ms() + SBX_KILL_WAIT_MS; sig == SIGKILL &&
+	    sandbox_nprocs(sb) > 0 && now_ms() < t; ) {
+		sandbox_signal_procs(sb, SIGKILL);
+		sbx_sleep_ms(1);
+	}
+}
+
 /* Read until EOF or the deadline, then wait; SIGKILL on timeout. */
 static void
 collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
@@ -173,9 +193,27 @@ collect(struct sandbox *sb, pid_t pid, int fd, struct run *r)
 	r->out[used] = '\0';
 	if (now_ms() >= deadline) {
 		diag("timeout: killing the sandbox's processes");
-		sandbox_signal_all(sb, SIGKILL);
+		signal_all(sb, SIGKILL);
 	}
 	r->status = wait_exec(sb, pid, RUN_TIMEOUT_MS);
+}
+
+/* A start, waited for here as runnerd's event loop waits for it. */
+static pid_t
+spawn(struct sandbox *sb, const struct sandbox_exec_spec *es, char *err,
+    size_t len)
+{
+	struct sandbox_start	 st;
+	struct pollfd		 pfd;
+	int			 rc;
+
+	if (sandbox_spawn_begin(sb, es, &st, err, len) == -1)
+		return (-1);
+	pfd.fd = st.fd;
+	pfd.events = POLLIN;
+	while ((rc = sandbox_spawn_step(sb, &st, err, len)) == 1)
+		poll(&pfd, 1, SANDBOX_SPAWN_SLICE_MS);
+	return (rc == 0 ? st.pid : -1);
 }
 
 static pid_t
@@ -198,7 +236,7 @@ startv(struct sandbox *sb, char *const argv[], const char *cwd, int extra,
 	es.fd_stdout = es.fd_stderr = p[1];
 	es.fd_extra = extra;
 	fflush(stdout);
-	pid = sandbox_spawn(sb, &es, r->out, sizeof(r->out));
+	pid = spawn(sb, &es, r->out, sizeof(r->out));
 	close(p[1]);
 	if (pid == -1) {
 		r->status = -1;
@@ -651,7 +689,7 @@ test_zygote(struct sandbox *sb)
 	for (i = 0; i < 100 && spawn_stopped(pid); i++)
 		sbx_sleep_ms(10);
 	ok(stopped && !spawn_stopped(pid), "a stopped exec is seen stopped");
-	sandbox_signal_all(sb, SIGKILL);
+	signal_all(sb, SIGKILL);
 	collect(sb, pid, fd, &r);
 	close(fd);
 	ok(killed_by(&r, SIGKILL), "pid 1 reports it killed by SIGKILL");
@@ -713,6 +751,46 @@ nignoring_term(struct sandbox *sb)
 	return (count);
 }
 
+/*
+ * runnerd reads the sandbox's events while a start is on its way: an
+ * end pid 1 reports before the start is read is held for the start,
+ * never dropped and never reported without its pid.
+ */
+static void
+test_spawn_ended_first(struct sandbox *sb)
+{
+	char *const		 argv[] = { "true", NULL };
+	char *const		 env[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sandbox_exec_spec es;
+	struct sandbox_start	 st;
+	struct ended		 e = { 0, -1, 0, 0 };
+	struct pollfd		 pfd;
+	char			 err[SBX_MSG_SIZE];
+	int			 rc;
+
+	memset(&es, 0, sizeof(es));
+	es.argv = argv;
+	es.envp = env;
+	es.fd_stdin = es.fd_stdout = es.fd_stderr = es.fd_extra = -1;
+	if (sandbox_spawn_begin(sb, &es, &st, err, sizeof(err)) == -1) {
+		ok(0, "spawn_begin: %s", err);
+		return;
+	}
+	pfd.fd = sandbox_events_fd(sb);
+	pfd.events = POLLIN;
+	poll(&pfd, 1, RUN_TIMEOUT_MS);
+	sandbox_events_read(sb, ended_cb, &e);
+	ok(e.others == 0 && !e.done, "an end reported before its start is "
+	    "read is held back, not reported without a pid");
+	pfd.fd = st.fd;
+	while ((rc = sandbox_spawn_step(sb, &st, err, sizeof(err))) == 1)
+		poll(&pfd, 1, SANDBOX_SPAWN_SLICE_MS);
+	ok(rc == 0 && st.pid > 0 && st.ended && WIFEXITED(st.wstatus) &&
+	    WEXITSTATUS(st.wstatus) == 0, "... and comes with the start: "
+	    "pid %d, ended %d, status %d", (int)st.pid, st.ended, st.wstatus);
+	ok(sb->nlive == 0, "... leaving nothing live (%zu)", sb->nlive);
+}
+
 static void
 test_signal_all(struct sandbox *sb)
 {
@@ -734,11 +812,11 @@ test_signal_all(struct sandbox *sb)
 		sbx_sleep_ms(20);
 	ok(sandbox_nprocs(sb) >= 5, "nprocs counts every process but pid 1 "
 	    "(%d)", sandbox_nprocs(sb));
-	sandbox_signal_all(sb, SIGTERM);
+	signal_all(sb, SIGTERM);
 	sbx_sleep_ms(200);
 	ok(sandbox_nprocs(sb) >= 1, "after SIGTERM the process ignoring it "
 	    "lives on (%d)", sandbox_nprocs(sb));
-	sandbox_signal_all(sb, SIGKILL);
+	signal_all(sb, SIGKILL);
 	ok(sandbox_nprocs(sb) == 0, "after signal_all(SIGKILL) nothing but "
 	    "pid 1 is left, double forks and new sessions included");
 	collect(sb, pid, fd, &r);
@@ -1259,6 +1337,7 @@ main(int argc, char *argv[])
 	test_broker(&sb);
 	test_cgroup_files(&sb);
 	test_second(&sb);
+	test_spawn_ended_first(&sb);
 	test_signal_all(&sb);
 	test_destroy(&sb);
 	test_limits();
