@@ -27,6 +27,10 @@ export HOME=$PWD GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT
 git init -q r && cd r && echo a > a && git add a && git commit -qm one &&
 echo b >> a && git commit -qam two && [ "$(git log --oneline | wc -l)" = 2 ] &&
 git gc -q && git fsck --no-progress && echo "two commits"'
+add mvln 'moved and linked' '
+mkdir a b && echo x > a/f && ln a/f b/hard && python3 -c "import os; os.rename(\"a/f\", \"b/f\")" &&
+[ "$(cat b/f b/hard)" = "x
+x" ] && echo "moved and linked"'
 add python 'python ok' '
 python3 -c "
 import os, subprocess, tempfile, threading, mmap, resource, signal, select, socket
