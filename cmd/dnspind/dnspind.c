@@ -24,6 +24,7 @@ dnspind_conf_apply(struct sandboxd_conf *conf)
 {
 	if (dnspind_conf != NULL)
 		conf_free(dnspind_conf);
+	cache_flush();
 	dnspind_conf = conf;
 }
 

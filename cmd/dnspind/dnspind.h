@@ -50,6 +50,17 @@ void		 resolve_known(void);
 void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_netd_gone(void);
 
+/* cache.c: answers released, for repeats within their TTL */
+int		 cache_get(const char *, const char *, const struct dns_query *,
+		    int, uint8_t **, size_t *, struct dns_addr *, size_t *,
+		    uint32_t *);
+void		 cache_put(const char *, const char *, const struct dns_query *,
+		    int, const uint8_t *, size_t, uint32_t,
+		    const struct dns_addr *, size_t);
+void		 cache_drop(const char *);
+void		 cache_flush(void);
+size_t		 cache_size(void);
+
 /* audit.c: one JSON audit line per refusal and per pin */
 ssize_t		 audit_format(char *, size_t, const char *, const char *,
 		    const char *, const char *);

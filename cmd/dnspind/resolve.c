@@ -54,6 +54,9 @@ struct query {
 	size_t			 anslen;
 	uint32_t		 npending;	/* pin requests not acked */
 	int			 unsent;	/* a request had no way to netd */
+	struct dns_addr		*pinned;	/* for the cache, once acked */
+	size_t			 npinned;
+	uint32_t		 ttl_told;
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -90,6 +93,7 @@ static int			 flush_set, flush_armed;
 static size_t			 nunsent;	/* queries with unsent set */
 
 static void	resolve_upstream(struct query *);
+static void	query_release(struct query *, const struct dns_answer *);
 
 static int
 query_token_cmp(struct query *a, struct query *b)
@@ -113,6 +117,7 @@ query_free(struct query *qr)
 		evtimer_del(&qr->ev_timeout);
 	free(qr->raw);
 	free(qr->ans);
+	free(qr->pinned);
 	free(qr);
 }
 
@@ -474,6 +479,7 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 	struct query		*qr = arg;
 	struct dns_answer	 a;
 	struct dns_allow	 allow;
+	uint32_t		 ttl_max;
 	int			 e;
 
 	if (pkt == NULL)
@@ -514,18 +520,57 @@ query_upstream_read(void *arg, const uint8_t *pkt, size_t n)
 			return;
 		}
 	}
-	if (query_keep(qr, pkt, n, &a, answer_ttl_max(qr, &a)) == -1) {
+	ttl_max = answer_ttl_max(qr, &a);
+	if (query_keep(qr, pkt, n, &a, ttl_max) == -1) {
 		query_fail(qr, DNS_R_SERVFAIL);
 		return;
 	}
-	/* Too big for the client's UDP: it gets TC and asks over TCP. */
+	if ((qr->q.qtype == DNS_T_A || qr->q.qtype == DNS_T_AAAA) &&
+	    a.naddrs > 0) {
+		/* Kept for the cache, should netd take the pins. */
+		if ((qr->pinned = calloc(a.naddrs, sizeof(*qr->pinned))) ==
+		    NULL)
+			fatal("%s", __func__);
+		memcpy(qr->pinned, a.addrs, a.naddrs * sizeof(*qr->pinned));
+		qr->npinned = a.naddrs;
+		qr->ttl_told = ttl_max;
+	}
+	query_release(qr, &a);
+}
+
+/*
+ * The answer kept goes once netd has its pins.  Too big for the
+ * client's UDP, it goes at once: the client gets TC and asks over TCP.
+ */
+static void
+query_release(struct query *qr, const struct dns_answer *a)
+{
 	if ((qr->q.qtype != DNS_T_A && qr->q.qtype != DNS_T_AAAA) ||
 	    (qr->reply == NULL && qr->anslen > dns_query_udp_max(&qr->q)) ||
-	    query_pins(qr, &a) == 0) {
+	    query_pins(qr, a) == 0) {
 		query_answer(qr, qr->ans, qr->anslen);
 		return;
 	}
 	evtimer_add(&qr->ev_timeout, &pin_wait);
+}
+
+/*
+ * The answer released to this sandbox for the same question less than
+ * its TTL ago, if there is one: no upstream, but its pins are refreshed
+ * through netd all the same.  0 if there is none.
+ */
+static int
+query_cached(struct query *qr)
+{
+	struct dns_answer	 a;
+
+	a.naddrs = 0;
+	if (!cache_get(qr->sandbox, qr->policy, &qr->q, qr->reply != NULL,
+	    &qr->ans,
+	    &qr->anslen, a.addrs, &a.naddrs, &qr->ttl_told))
+		return (0);
+	query_release(qr, &a);
+	return (1);
 }
 
 static void
@@ -772,7 +817,8 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 	TAILQ_INSERT_TAIL(&queries, qr, entry);
 	RB_INSERT(query_tokens, &tokens, qr);
 	nqueries++;
-	resolve_upstream(qr);
+	if (!query_cached(qr))
+		resolve_upstream(qr);
 }
 
 static struct query *
@@ -802,8 +848,13 @@ resolve_pinned(const struct dns_pin_ack *ack)
 			    "%s", __func__, qr->sandbox, qr->q.name,
 			    strerror(pa->error));
 			query_fail(qr, DNS_R_SERVFAIL);
-		} else if (--qr->npending == 0)
+		} else if (--qr->npending == 0) {
+			if (qr->pinned != NULL)
+				cache_put(qr->sandbox, qr->policy, &qr->q,
+				    qr->reply != NULL, qr->ans, qr->anslen, qr->ttl_told,
+				    qr->pinned, qr->npinned);
 			query_answer(qr, qr->ans, qr->anslen);
+		}
 	}
 }
 

@@ -58,6 +58,7 @@ sandboxes_del(const char *id)
 {
 	struct dsandbox	*s;
 
+	cache_drop(id);
 	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL)
 		return;
 	RB_REMOVE(dsbx_id, &byid, s);

@@ -6,6 +6,8 @@
  * create's reply) wait for its answer.  Everything goes through the
  * master, which checks it.
  */
+#include <sys/param.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,23 +21,61 @@
 static int	 net_available;
 
 /*
- * The network of the next sandbox, made ahead of demand (DESIGN.md
- * section 3): a spare net namespace with its veth, the guest end
+ * The networks of the next sandboxes, made ahead of demand (DESIGN.md
+ * section 3): each a spare net namespace with its veth, the guest end
  * configured, and an id picked for that sandbox.  Only its rules are
- * left for the create, which netd adds in microseconds.  A create may
- * claim it while netd is still making it: netd takes requests in order.
+ * left for the create, which netd adds in microseconds whatever the
+ * number of sandboxes; the link's own setup is not (the kernel walks
+ * every IPv6 route of the host each time a veth's carrier changes), so
+ * it is done here, off the create's path.  `prebuild N` spares, at
+ * least one: a burst of creates finds that many ready.  A create may
+ * claim one while netd is still making it: netd takes requests in
+ * order.
  */
+#define NET_SPARE_MAX	8	/* = the config's PREBUILD_MAX */
 enum spare_state {
 	SPARE_NONE = 0,
 	SPARE_PENDING,		/* asked netd */
 	SPARE_READY
 };
-static struct {
+struct net_spare {
 	enum spare_state	 state;
 	char			 id[SBX_ID_SIZE];
 	int			 netns;
-} spare = { SPARE_NONE, "", -1 };
+};
+static struct net_spare	 spares[NET_SPARE_MAX];
 static struct event	 ev_prepare;
+
+static size_t
+net_spare_want(void)
+{
+	if (runnerd_conf == NULL)
+		return (1);
+	return (MAX(1, MIN(runnerd_conf->global.prebuild, NET_SPARE_MAX)));
+}
+
+/* The spare of that id, or NULL. */
+static struct net_spare *
+net_spare_find(const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; i < NET_SPARE_MAX; i++)
+		if (spares[i].state != SPARE_NONE &&
+		    strcmp(spares[i].id, id) == 0)
+			return (&spares[i]);
+	return (NULL);
+}
+
+static void
+net_spare_forget(struct net_spare *sp)
+{
+	if (sp->netns != -1)
+		close(sp->netns);
+	sp->netns = -1;
+	sp->state = SPARE_NONE;
+	sp->id[0] = '\0';
+}
 
 static void
 net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
@@ -60,26 +100,34 @@ net_configured(void)
 	return (0);
 }
 
-/* Ask netd for the next sandbox's veth, when there is none. */
+/* Ask netd for the next sandboxes' veths, up to the number wanted. */
 void
 net_prepare(void)
 {
-	struct net_id	 m;
-	char		 err[CTL_MSG_SIZE];
-	int		 rtnl;
+	struct net_spare	*sp;
+	struct net_id		 m;
+	char			 err[CTL_MSG_SIZE];
+	size_t			 i, want;
+	int			 rtnl;
 
-	if (!net_available || spare.state != SPARE_NONE ||
-	    !net_configured())
+	if (!net_available || !net_configured())
 		return;
-	if (sandbox_net_take(&spare.netns, &rtnl, err, sizeof(err)) == -1) {
-		log_warnx("%s: %s", __func__, err);
-		return;
+	want = net_spare_want();
+	for (i = 0; i < want; i++) {
+		if ((sp = &spares[i])->state != SPARE_NONE)
+			continue;
+		if (sandbox_net_take(&sp->netns, &rtnl, err,
+		    sizeof(err)) == -1) {
+			log_warnx("%s: %s", __func__, err);
+			sp->netns = -1;
+			return;
+		}
+		runnerd_new_id(sp->id);
+		memset(&m, 0, sizeof(m));
+		strlcpy(m.id, sp->id, sizeof(m.id));
+		net_send(IMSG_NET_PREPARE, 0, rtnl, &m, sizeof(m));
+		sp->state = SPARE_PENDING;
 	}
-	runnerd_new_id(spare.id);
-	memset(&m, 0, sizeof(m));
-	strlcpy(m.id, spare.id, sizeof(m.id));
-	net_send(IMSG_NET_PREPARE, 0, rtnl, &m, sizeof(m));
-	spare.state = SPARE_PENDING;
 }
 
 static void
@@ -100,33 +148,50 @@ net_prepare_soon(void)
 		evtimer_add(&ev_prepare, &tv);
 }
 
-/* Forget the spare; teardown: tell netd too (a clean stop). */
+/* Forget the spares; teardown: tell netd too (a clean stop). */
 void
 net_spare_drop(int teardown)
 {
 	struct net_id	 m;
+	size_t		 i;
 
-	if (spare.state == SPARE_NONE)
-		return;
-	if (teardown) {
-		memset(&m, 0, sizeof(m));
-		strlcpy(m.id, spare.id, sizeof(m.id));
-		net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
+	for (i = 0; i < NET_SPARE_MAX; i++) {
+		if (spares[i].state == SPARE_NONE)
+			continue;
+		if (teardown) {
+			memset(&m, 0, sizeof(m));
+			strlcpy(m.id, spares[i].id, sizeof(m.id));
+			net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
+		}
+		net_spare_forget(&spares[i]);
 	}
-	close(spare.netns);
-	spare.netns = -1;
-	spare.state = SPARE_NONE;
 }
 
-/* A veth sandbox may take the spare's id; 1 if it did. */
+/*
+ * A veth sandbox may take a spare's id, a ready one first; 1 if it
+ * did.
+ */
 int
 net_claim(const struct policy_msg *pol, const struct sbx_create_req *req,
     char *id)
 {
-	if (!pol->has_network || req->tap || spare.state == SPARE_NONE ||
-	    runnerd_find(spare.id) != NULL)
+	struct net_spare	*sp, *pick = NULL;
+	size_t			 i;
+
+	if (!pol->has_network || req->tap)
 		return (0);
-	strlcpy(id, spare.id, SBX_ID_SIZE);
+	for (i = 0; i < NET_SPARE_MAX; i++) {
+		sp = &spares[i];
+		if (sp->state == SPARE_NONE || sp->netns == -1 ||
+		    runnerd_find(sp->id) != NULL)
+			continue;
+		if (pick == NULL || (sp->state == SPARE_READY &&
+		    pick->state != SPARE_READY))
+			pick = sp;
+	}
+	if (pick == NULL)
+		return (0);
+	strlcpy(id, pick->id, SBX_ID_SIZE);
 	return (1);
 }
 
@@ -140,6 +205,7 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
     const struct policy_msg *pol, int *netns, char *err, size_t len)
 {
 	struct net_setup	 m;
+	struct net_spare	*sp;
 	int			 rtnl = -1;
 
 	*netns = -1;
@@ -155,11 +221,11 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 		return (-1);
 	}
 	memset(&m, 0, sizeof(m));
-	if (spare.state != SPARE_NONE && strcmp(rs->sb.id, spare.id) == 0) {
+	if ((sp = net_spare_find(rs->sb.id)) != NULL && sp->netns != -1) {
 		/* Claimed: its namespace is this sandbox's. */
-		*netns = spare.netns;
-		spare.netns = -1;
-		spare.state = SPARE_NONE;
+		*netns = sp->netns;
+		sp->netns = -1;
+		net_spare_forget(sp);
 		m.prepared = 1;
 		net_prepare_soon();
 	} else if (!req->tap && sandbox_net_take(netns, &rtnl, err, len) ==
@@ -227,19 +293,20 @@ net_end(struct rsandbox *rs)
 void
 net_ready(const struct net_ready *r)
 {
-	struct rsandbox	*rs;
-	char		 a[16];
+	struct rsandbox		*rs;
+	struct net_spare	*sp;
+	char			 a[16];
 
 	if (r->prepared) {
 		/* Claimed meanwhile: the create's own answer follows. */
-		if (spare.state != SPARE_PENDING ||
-		    strcmp(r->id, spare.id) != 0)
+		if ((sp = net_spare_find(r->id)) == NULL ||
+		    sp->state != SPARE_PENDING)
 			return;
 		if (r->error != 0) {
 			log_warnx("no network ahead of demand: %s", r->msg);
-			net_spare_drop(0);
+			net_spare_forget(sp);
 		} else
-			spare.state = SPARE_READY;
+			sp->state = SPARE_READY;
 		return;
 	}
 	if ((rs = runnerd_find(r->id)) == NULL || rs->net != RNET_PENDING)

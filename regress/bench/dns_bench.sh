@@ -27,7 +27,11 @@
 #     so its queries come from that sandbox's guest address.  The
 #     policy allows *.bench.test port 80: every answer is pinned.
 # For each, repeat answers (the 1000 r-names, pins already there,
-# refreshed) and new-pin answers (the n-names, each once):
+# refreshed) and new-pin answers (the n-names, each once).  dnspind
+# answers a repeat from its cache of the sandbox's answers, within the
+# TTL it told (here pin-floor: the upstream's hosts have TTL 0), and
+# refreshes its pins through netd all the same; the dnsmasq forwarder
+# runs with its cache off, the reference for one that asks upstream:
 #   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
 #   - p50/p99 latency, less the upstream's own (the lowest of three
 #     runs): at a fixed rate of $RATE QPS for $LATDUR seconds, or half

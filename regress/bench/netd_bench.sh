@@ -12,7 +12,11 @@
 # at every N.  A missed target is reported, not an error: the exit
 # status says only whether everything ran.  The setup with its veth is
 # the sandbox's whole network identity (link, addresses, routes,
-# datapath): bench.json's net_identity_*.
+# datapath): bench.json's net_identity_*.  Then what a create waits
+# for when runnerd has a spare ready (its netns and veth made ahead,
+# guest end configured: netd_sandbox_prepare, timed apart as
+# net_identity_spare_*): the claim, netd_sandbox_up with the link
+# there, its rules alone (net_identity_claim_*).
 #
 # A datapath figure is some 40 us, so one N takes tens of ms, and here
 # one N in three or four comes out a third slower than the rest, at
@@ -81,6 +85,10 @@ function put(key, v,    k) {
 	val[k, cnt[k]++] = v
 }
 /^netd add\+del/ && (i = field_n()) { both = $(i + 1); put("both", both) }
+/^# N=[0-9]+: claim of a spare / && (i = field_n()) {
+	put("claim", $(i + 5))
+	put("spare", $(i + 11))
+}
 /^# N=[0-9]+: add / && (i = field_n()) {
 	put("add", $(i + 2))
 	put("del", both - $(i + 2))
@@ -152,6 +160,10 @@ END {
 	row("datapath add+del", "dp", "both", "", "netd_datapath")
 	if (links != 0) {
 		row("setup with veth (up)", "link", "add", "", "net_identity")
+		row("claim of a spare (create)", "link", "claim", "",
+		    "net_identity_claim")
+		row("spare made ahead", "link", "spare",
+		    "no verdict: off the path of a create", "net_identity_spare")
 		row("up+down with veth", "link", "both")
 		row("teardown with veth (down)", "link", "del",
 		    "no verdict: see datapath del")

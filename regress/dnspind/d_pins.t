@@ -3,7 +3,8 @@
 # a connect made at once after each of 1000 answers (each a new name
 # and a new address) succeeds every time; a pin from a TTL under the
 # floor lives for the floor, dies after it and is extended by a repeat
-# answer; sandboxctl show lists the live pins with their time left.
+# answer (from dnspind's cache); sandboxctl show lists the live pins
+# with their time left.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
@@ -203,8 +204,10 @@ is "$(fl at4)" timeout "and is gone after the floor, at 4s"
 is "$(fl again)" ok "a new answer opens it again"
 is "$(fl ext4)" ok "a repeat answer 2s later extends the pin past its first expiry"
 is "$(fl ext6)" timeout "to the floor from the repeat answer, not further"
-check "the stub was asked each time" \
-    test "$(grep -c 'q short.test 1' "$T/stub.log")" = 3
+# The third answer came within the 3s dnspind told: from its cache
+# (d_cache.t), its pin refreshed all the same (ext4 above).
+check "the stub was asked for the first two only" \
+    test "$(grep -c 'q short.test 1' "$T/stub.log")" = 2
 
 # show: the live pins, read back from the kernel, with their time left.
 id=$(ctl create -p floor)

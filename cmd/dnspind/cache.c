@@ -1,0 +1,224 @@
+/*
+ * The answers dnspind released, kept per sandbox for the TTL it told
+ * that sandbox: a repeat query within that TTL is not asked upstream
+ * again.  It still goes through netd (resolve.c): the answer's pins are
+ * refreshed and the answer is released only once netd acknowledged
+ * them, exactly as for one from upstream.  An entry is found only by
+ * the sandbox, the policy, the name, the type, the EDNS flags and the
+ * transport of the query it answered (an upstream's answers may differ
+ * by transport: over UDP one may come truncated, and is asked again
+ * over TCP); entries go with their sandbox and with any new
+ * config (whose allowlist or cidrs may have changed).  Bounded: the
+ * least recently used entry makes room.
+ */
+#include <sys/queue.h>
+#include <sys/tree.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dnspind.h"
+#include "log.h"
+
+#define CACHE_MAX		16384	/* entries, all sandboxes */
+#define CACHE_ANSWER_MAX	4096	/* bytes; larger ones go upstream */
+
+struct cache_ent {
+	RB_ENTRY(cache_ent)	 by_key;
+	TAILQ_ENTRY(cache_ent)	 lru;		/* most recent first */
+	char			 sandbox[SBX_ID_SIZE];
+	char			 policy[CONF_NAME_SIZE];
+	char			 name[DNS_NAME_MAX + 1];
+	uint16_t		 qtype;
+	uint8_t			 edns;
+	uint8_t			 edns_do;
+	uint8_t			 tcp;
+	uint16_t		 qlen;		/* of its question */
+	uint64_t		 born_ms;	/* when released */
+	uint32_t		 ttl;		/* the TTL told then */
+	size_t			 naddrs;
+	struct dns_addr		*addrs;		/* as upstream said */
+	uint8_t			*ans;
+	size_t			 anslen;
+};
+
+RB_HEAD(cache_tree, cache_ent);
+static TAILQ_HEAD(cache_lru_head, cache_ent) cache_lru =
+    TAILQ_HEAD_INITIALIZER(cache_lru);
+static struct cache_tree	 cache_tree = RB_INITIALIZER(&cache_tree);
+static size_t			 cache_count;
+
+static int
+cache_cmp(struct cache_ent *a, struct cache_ent *b)
+{
+	int	 c;
+
+	if ((c = strcmp(a->sandbox, b->sandbox)) != 0)
+		return (c);
+	if (a->qtype != b->qtype)
+		return (a->qtype < b->qtype ? -1 : 1);
+	if (a->edns != b->edns)
+		return (a->edns < b->edns ? -1 : 1);
+	if (a->edns_do != b->edns_do)
+		return (a->edns_do < b->edns_do ? -1 : 1);
+	if (a->tcp != b->tcp)
+		return (a->tcp < b->tcp ? -1 : 1);
+	if ((c = strcmp(a->name, b->name)) != 0)
+		return (c);
+	return (strcmp(a->policy, b->policy));
+}
+RB_PROTOTYPE(cache_tree, cache_ent, by_key, cache_cmp)
+RB_GENERATE(cache_tree, cache_ent, by_key, cache_cmp)
+
+static uint64_t
+cache_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+static void
+cache_key(struct cache_ent *k, const char *sandbox, const char *policy,
+    const struct dns_query *q, int tcp)
+{
+	k->tcp = tcp != 0;
+	strlcpy(k->sandbox, sandbox, sizeof(k->sandbox));
+	strlcpy(k->policy, policy, sizeof(k->policy));
+	strlcpy(k->name, q->name, sizeof(k->name));
+	k->qtype = q->qtype;
+	k->edns = q->edns;
+	k->edns_do = q->edns_do;
+}
+
+static void
+cache_free(struct cache_ent *e)
+{
+	RB_REMOVE(cache_tree, &cache_tree, e);
+	TAILQ_REMOVE(&cache_lru, e, lru);
+	cache_count--;
+	free(e->addrs);
+	free(e->ans);
+	free(e);
+}
+
+/*
+ * A repeat of an answer released less than its TTL ago, made for q: the
+ * client's id (query_answer sets it), RD and question as it wrote it,
+ * every TTL held to the time left.  *ans is the caller's to free; addrs
+ * (DNS_ADDRS_MAX of them) get the addresses to pin again, each with the
+ * TTL upstream gave it less the time since.  0 if there is none.
+ */
+int
+cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, uint8_t **ans, size_t *anslen, struct dns_addr *addrs, size_t *naddrs,
+    uint32_t *ttl)
+{
+	struct cache_ent	 key, *e;
+	uint64_t		 age;
+	uint16_t		 flags;
+	size_t			 i;
+
+	cache_key(&key, sandbox, policy, q, tcp);
+	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
+		return (0);
+	age = (cache_now_ms() - e->born_ms) / 1000;
+	if (age >= e->ttl || e->qlen != q->qlen) {
+		cache_free(e);
+		return (0);
+	}
+	if ((*ans = malloc(e->anslen)) == NULL)
+		fatal("%s", __func__);
+	memcpy(*ans, e->ans, e->anslen);
+	*anslen = e->anslen;
+	*ttl = e->ttl - age;
+	flags = dns_get16(*ans + 2) & ~DNS_F_RD;
+	dns_put16(*ans + 2, flags | (q->rd ? DNS_F_RD : 0));
+	/* The same name, type and class: only the letters' case differs. */
+	memcpy(*ans + DNS_HDR_LEN, q->question, q->qlen);
+	if (dns_answer_ttl_cap(*ans, *anslen, *ttl) == -1) {
+		free(*ans);
+		*ans = NULL;
+		*anslen = 0;
+		cache_free(e);
+		return (0);
+	}
+	for (i = 0; i < e->naddrs; i++) {
+		addrs[i] = e->addrs[i];
+		addrs[i].ttl = addrs[i].ttl > age ? addrs[i].ttl - age : 0;
+	}
+	*naddrs = e->naddrs;
+	TAILQ_REMOVE(&cache_lru, e, lru);
+	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
+	return (1);
+}
+
+/*
+ * An answer to q released just now, its TTLs held to ttl, and the
+ * addresses pinned for it: kept for repeats of q from the sandbox.
+ */
+void
+cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, const uint8_t *ans, size_t anslen, uint32_t ttl,
+    const struct dns_addr *addrs, size_t naddrs)
+{
+	struct cache_ent	*e, *old;
+
+	if (ttl == 0 || naddrs == 0 || naddrs > DNS_ADDRS_MAX ||
+	    anslen > CACHE_ANSWER_MAX || anslen < (size_t)DNS_HDR_LEN + q->qlen)
+		return;
+	if ((e = calloc(1, sizeof(*e))) == NULL ||
+	    (e->ans = malloc(anslen)) == NULL ||
+	    (e->addrs = calloc(naddrs, sizeof(*addrs))) == NULL)
+		fatal("%s", __func__);
+	cache_key(e, sandbox, policy, q, tcp);
+	if ((old = RB_FIND(cache_tree, &cache_tree, e)) != NULL)
+		cache_free(old);
+	else if (cache_count >= CACHE_MAX)
+		cache_free(TAILQ_LAST(&cache_lru, cache_lru_head));
+	memcpy(e->ans, ans, anslen);
+	e->anslen = anslen;
+	e->qlen = q->qlen;
+	memcpy(e->addrs, addrs, naddrs * sizeof(*addrs));
+	e->naddrs = naddrs;
+	e->ttl = ttl;
+	e->born_ms = cache_now_ms();
+	RB_INSERT(cache_tree, &cache_tree, e);
+	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
+	cache_count++;
+}
+
+/* The sandbox is gone: none of its answers may go to another. */
+void
+cache_drop(const char *sandbox)
+{
+	struct cache_ent	 key, *e, *next;
+
+	memset(&key, 0, sizeof(key));
+	strlcpy(key.sandbox, sandbox, sizeof(key.sandbox));
+	for (e = RB_NFIND(cache_tree, &cache_tree, &key); e != NULL;
+	    e = next) {
+		if (strcmp(e->sandbox, sandbox) != 0)
+			break;
+		next = RB_NEXT(cache_tree, &cache_tree, e);
+		cache_free(e);
+	}
+}
+
+/* A new config: every answer is asked again. */
+void
+cache_flush(void)
+{
+	struct cache_ent	*e;
+
+	while ((e = TAILQ_FIRST(&cache_lru)) != NULL)
+		cache_free(e);
+}
+
+size_t
+cache_size(void)
+{
+	return (cache_count);
+}
