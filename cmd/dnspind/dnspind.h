@@ -11,8 +11,9 @@
 #include "dns.h"
 #include "sandboxd_imsg.h"
 
-#define DNSPIND_QUERIES_MAX	4096	/* in flight, all sandboxes */
+#define DNSPIND_QUERIES_MAX	4096	/* in flight, shared by all sandboxes */
 #define DNSPIND_QUERIES_SANDBOX	256	/* in flight, one sandbox */
+#define DNSPIND_QUERIES_OWN	16	/* of them its own, past the shared cap */
 #define DNSPIND_TCP_MAX		256	/* client connections */
 #define DNSPIND_TCP_SOURCE	16	/* of them from one address */
 #define DNSPIND_TCP_WAIT_MS	10000	/* for a whole query */
@@ -34,7 +35,7 @@ void		 sandboxes_add(const struct dns_sandbox *);
 void		 sandboxes_del(const char *);
 const struct dsandbox *sandboxes_from(const struct sockaddr_storage *);
 const struct dsandbox *sandboxes_find(const char *);
-int		 sandboxes_hold(const char *);
+int		 sandboxes_hold(const char *, int);
 void		 sandboxes_release(const char *);
 
 /* resolve.c: a query's way from a sandbox to the upstream and back */

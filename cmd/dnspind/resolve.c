@@ -765,7 +765,11 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		unknown_hold(from, fromlen, pkt, len, reply, arg);
 		return;
 	}
+	/* A flood's excess costs this much and no more: dropped unread. */
+	if (sandboxes_hold(sb->m.id, nqueries >= DNSPIND_QUERIES_MAX) == -1)
+		return;
 	if ((e = dns_query_parse(pkt, len, &q)) != DNS_OK) {
+		sandboxes_release(sb->m.id);
 		log_debug("%s: sandbox %s: %s", __func__, sb->m.id,
 		    dns_strerror(e));
 		/* With the question whole, the answer echoes it. */
@@ -784,26 +788,17 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		}
 		return;
 	}
-	if (nqueries >= DNSPIND_QUERIES_MAX) {
-		log_warnx("%s: %zu queries in flight: dropped", __func__,
-		    nqueries);
-		return;
-	}
 	if ((qr = calloc(1, sizeof(*qr))) == NULL ||
 	    (qr->raw = malloc(len)) == NULL)
 		fatal("%s", __func__);
 	qr->nports = resolve_ports(sb->m.policy, q.name, qr->ports,
 	    RESOLVE_PORTS_MAX);
 	if (qr->nports == 0) {
+		sandboxes_release(sb->m.id);
 		free(qr->raw);
 		free(qr);
 		audit_log("dns.refused", sb->m.id, q.name, "not listed");
 		query_refuse(from, fromlen, pkt, len, &q, reply, arg);
-		return;
-	}
-	if (sandboxes_hold(sb->m.id) == -1) {
-		free(qr->raw);
-		free(qr);
 		return;
 	}
 	qr->token = ++next_token;

@@ -68,22 +68,26 @@ sandboxes_del(const char *id)
 }
 
 /*
- * One more query of this sandbox in flight, or -1 if it has its share:
- * one sandbox cannot take every slot from the others.
+ * One more query of this sandbox in flight, or -1 if it has its share.
+ * Its first DNSPIND_QUERIES_OWN are always taken, even with the shared
+ * cap reached (full): a flood of other sandboxes, however many, cannot
+ * starve one that asks little.  Past them, a query needs room under the
+ * shared cap and under the sandbox's own.
  */
 int
-sandboxes_hold(const char *id)
+sandboxes_hold(const char *id, int full)
 {
 	struct dsandbox	*s;
 
 	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL)
 		return (-1);
-	if (s->inflight >= DNSPIND_QUERIES_SANDBOX) {
+	if (s->inflight >= DNSPIND_QUERIES_OWN &&
+	    (full || s->inflight >= DNSPIND_QUERIES_SANDBOX)) {
 		/* Once per flood: a line per dropped query would slow all. */
 		if (!s->capped)
-			log_info("%s: sandbox %s: %d queries in flight: dropped "
-			    "until fewer", __func__, id,
-			    DNSPIND_QUERIES_SANDBOX);
+			log_info("%s: sandbox %s: %zu queries in flight: "
+			    "dropped until fewer%s", __func__, id, s->inflight,
+			    full ? " (all sandboxes' cap reached)" : "");
 		s->capped = 1;
 		return (-1);
 	}
@@ -99,7 +103,7 @@ sandboxes_release(const char *id)
 	if ((s = (struct dsandbox *)sandboxes_find(id)) == NULL ||
 	    s->inflight == 0)
 		return;
-	if (--s->inflight < DNSPIND_QUERIES_SANDBOX / 2)
+	if (--s->inflight < DNSPIND_QUERIES_OWN)
 		s->capped = 0;
 }
 

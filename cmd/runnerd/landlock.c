@@ -109,6 +109,31 @@ ll_allow(int rfd, const char *path, char *err, size_t len)
 	return (rc);
 }
 
+/*
+ * Landlock denies linking and renaming across directories (EXDEV) in
+ * any domain unless LANDLOCK_ACCESS_FS_REFER is handled and granted:
+ * granted beneath "/", such a move is refused only where the file
+ * would gain a right there (execution, under exec rules).
+ */
+static int
+ll_allow_refer(int rfd, char *err, size_t len)
+{
+	struct landlock_path_beneath_attr	 pb;
+	int					 fd, rc = 0;
+
+	if ((fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (sbx_fail(err, len, "%s: /: %s", __func__,
+		    strerror(errno)));
+	memset(&pb, 0, sizeof(pb));
+	pb.allowed_access = LANDLOCK_ACCESS_FS_REFER;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, rfd, LANDLOCK_RULE_PATH_BENEATH,
+	    &pb, 0) == -1)
+		rc = sbx_fail(err, len, "%s: %s", __func__, strerror(errno));
+	close(fd);
+	return (rc);
+}
+
 /* A loader that is missing here cannot run anything: skip it quietly. */
 static int
 ll_allow_interp(int rfd, const char *interp, char *err, size_t len)
@@ -200,11 +225,11 @@ landlock_exec_child(const struct fs_rule_msg *r, size_t n, char *err,
     size_t len)
 {
 	struct landlock_ruleset_attr	 attr;
-	int				 exec, rfd, rc;
+	int				 abi, exec, rfd, rc;
 
 	exec = ll_has_exec(r, n);
-	if (syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LANDLOCK_CREATE_RULESET_VERSION) < 1) {
+	if ((abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+	    LANDLOCK_CREATE_RULESET_VERSION)) < 1) {
 		if (!exec)
 			return (0);
 		return (sbx_fail(err, len, "%s: the policy has exec rules but "
@@ -215,11 +240,15 @@ landlock_exec_child(const struct fs_rule_msg *r, size_t n, char *err,
 	    LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 	if (exec)
 		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_EXECUTE;
+	if (abi >= 2)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
 	if ((rfd = syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
 	    0)) == -1)
 		return (sbx_fail(err, len, "%s: landlock_create_ruleset: %s",
 		    __func__, strerror(errno)));
 	rc = exec ? ll_rules(rfd, r, n, err, len) : 0;
+	if (rc == 0 && abi >= 2)
+		rc = ll_allow_refer(rfd, err, len);
 	if (rc == 0 && syscall(SYS_landlock_restrict_self, rfd, 0) == -1)
 		rc = sbx_fail(err, len, "%s: landlock_restrict_self: %s",
 		    __func__, strerror(errno));

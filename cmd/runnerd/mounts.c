@@ -299,7 +299,7 @@ mnt_etc_files(int etcfd, const struct sandbox_spec *spec, char *err,
 	    len));
 }
 
-/* What programs need from a real /etc: libraries, alternatives, CAs. */
+/* What programs need from a real /etc: libraries, alternatives, CAs, java. */
 static int
 mnt_etc_binds(int rootfd, const char *base, char *err, size_t len)
 {
@@ -308,7 +308,11 @@ mnt_etc_binds(int rootfd, const char *base, char *err, size_t len)
 		int		 dir;
 	} b[] = {
 		{ "etc/ld.so.cache", 0 }, { "etc/alternatives", 1 },
-		{ "etc/ssl/certs", 1 }
+		{ "etc/ssl/certs", 1 },
+		/* nsswitch.conf's files for getservbyname, getprotobyname. */
+		{ "etc/services", 0 }, { "etc/protocols", 0 },
+		/* Debian's JRE reads java.security, jvm.cfg from here. */
+		{ "etc/java-17-openjdk", 1 }
 	};
 	struct stat	 st;
 	char		 src[CONF_PATH_SIZE];

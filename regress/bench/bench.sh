@@ -3,7 +3,9 @@
 # with a suite of its own where it needs one: sandbox start-to-exit
 # against bwrap and crun (start_bench.sh), host memory, create and
 # concurrent runs (life_bench.sh), netd's cost per sandbox
-# (netd_bench.sh), dnspind against dnsmasq (dns_bench.sh).  Each prints
+# (netd_bench.sh), dnspind against dnsmasq (dns_bench.sh), the allowed
+# twin's recovery after host firewall events and crashes
+# (failclosed_bench.sh).  Each prints
 # its tables and appends its figures to one list, which bench_json.py
 # writes as $BENCH_JSON (build/bench.json), one flat object of numbers.
 # The exit status is 1 if a driver failed or a figure is missing, not
@@ -12,7 +14,7 @@
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/${SANDBOXD_BUILD:-build}"
 BENCH_JSON=${BENCH_JSON:-$B/bench.json}
-DRIVERS=${BENCH_ONLY:-start life netd dns}
+DRIVERS=${BENCH_ONLY:-start life netd dns failclosed}
 BENCH_KV=$(mktemp /tmp/sbxbench.XXXXXX) || exit 1
 export BENCH_KV
 trap 'rm -f "$BENCH_KV"' EXIT

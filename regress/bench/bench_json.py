@@ -34,6 +34,12 @@ EXPECTED = {
     "dns": ("dns_repeat_qps_1", "dns_repeat_qps_4000", "dnsmasq_qps_1",
             "dnsmasq_qps_4000", "dns_repeat_ratio_dnsmasq_4000",
             "dns_newpin_qps_1", "dns_newpin_qps_4000"),
+    "failclosed": ("failclosed_recovery_flush_ms",
+                   "failclosed_recovery_replace_ms",
+                   "failclosed_recovery_delete_ms",
+                   "failclosed_recovery_netd_ms",
+                   "failclosed_recovery_master_ms",
+                   "failclosed_recovery_ms_max", "failclosed_denied_pkts"),
 }
 # -t: what each figure is, and its target (issue 18), for README.
 TABLE = (
@@ -63,6 +69,9 @@ TABLE = (
     ("create_exec_p99_ms", "create+exec+destroy p99", "<= 10"),
     ("create_rate_per_s_100", "creates/s, 100 creators", ">= 200"),
     ("create_rate_100_failed", "creates refused of 500", "0"),
+    ("failclosed_recovery_ms_max", "twin back after fw/crash, ms", "< 1000"),
+    ("failclosed_recovery_master_ms", "of it, master killed+restarted", ""),
+    ("failclosed_denied_pkts", "denied packets that passed", "0"),
 )
 
 

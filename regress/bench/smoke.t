@@ -10,9 +10,9 @@
 need_root
 
 # check() sets $d: the loop's variable is drv.
-DRIVERS="start life netd dns"
+DRIVERS="start life netd dns failclosed"
 JSON="$ROOT/regress/bench/bench_json.py"
-plan 10
+plan 12
 
 missing=
 for p in bwrap crun dnsmasq dnsperf; do

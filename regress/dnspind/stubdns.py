@@ -6,6 +6,9 @@
 #			distinct address for each of many names
 #   nK.burst.test	the same, but answered 20 at a time (or after
 #			0.2s without a query), so that they arrive together
+#   nK.slow.test	no record (NOERROR), answered over UDP only after
+#			SLOW seconds (env STUB_SLOW, 2): a slow upstream
+#			zone, queried by the thousand, not logged
 #   bigK.test		K A records 44.78.I/250.I%250+1, TTL 300: over
 #			UDP, with TC set and no records if they do not fit
 #			what the query allows (512, or its EDNS0 size)
@@ -24,7 +27,7 @@
 # NAME=silent: a name never answered (over TCP, the connection closed).
 # Logs "q NAME TYPE udp|tcp" for each query it gets, and before it, for
 # one over UDP, "from PORT": the port it came from.
-import os, select, socket, struct, sys, threading
+import heapq, os, select, socket, struct, sys, threading, time
 
 addr = sys.argv[1]
 table = {}
@@ -127,13 +130,21 @@ def junk(kind, qid, question, good):
             a_rr("44.66.0.1", 300)
     return good
 
+SLOW = float(os.environ.get("STUB_SLOW", "2"))
+slow_n = 0
+
 def answer(msg, proto):
     """(message, what) where what is None or a junk kind."""
+    global slow_n
     (qid, flags, qd, an, ns, ar) = struct.unpack(">HHHHHH", msg[:12])
     name, off = qname(msg, 12)
     qtype, qclass = struct.unpack(">HH", msg[off:off + 4])
     question = msg[12:off + 4]
     name = name.lower()
+    if name.endswith(".slow.test"):
+        slow_n += 1
+        return struct.pack(">HHHHHH", qid, 0x8180, 1, 0, 0, 0) + \
+            question, "slow"
     print("q %s %d %s" % (name, qtype, proto), flush=True)
     if name in silent:
         return None, "silent"
@@ -158,16 +169,35 @@ def udp():
     s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
     s.bind((addr, 53))
     held = []
+    later = []		# (when, seq, answer, peer): the slow zone's
+    seq = 0
     while True:
-        if held and not select.select([s], [], [], 0.2)[0]:
-            flush(s, held)
+        now = time.monotonic()
+        while later and later[0][0] <= now:
+            _, _, a, peer = heapq.heappop(later)
+            s.sendto(a, peer)
+        wait = None
+        if held:
+            wait = 0.2
+        if later:
+            wait = min(wait or 9, max(0, later[0][0] - now))
+        if wait is not None and not select.select([s], [], [], wait)[0]:
+            if held and wait == 0.2:
+                flush(s, held)
             continue
         msg, peer = s.recvfrom(4096)
-        print("from", peer[1], flush=True)
+        if b"\x04slow\x04test\x00" not in msg[12:300].lower():
+            print("from", peer[1], flush=True)
         try:
             a, kind = answer(msg, "udp")
         except Exception as e:
             print("bad", e, flush=True)
+            continue
+        if kind == "slow":
+            seq += 1
+            heapq.heappush(later, (now + SLOW, seq, a, peer))
+            if seq % 1000 == 0:
+                print("slow %d" % seq, flush=True)
             continue
         if a is None:
             continue

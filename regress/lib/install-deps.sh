@@ -6,13 +6,17 @@
 # system service) and the load generator are here for both.  "bench"
 # (make bench-deps) asks for nothing more.  With "host", also what make
 # test-host needs to build and boot its Debian 12 guest (regress/host/):
-# mmdebstrap, qemu, mke2fs and debugfs.
+# mmdebstrap, qemu, mke2fs and debugfs.  The compat corpus
+# (regress/compat/tools.t) runs valgrind, python's own test suite
+# (libpython3.11-testsuite), node and java (the JRE runs a class from
+# its source: no JDK).
 set -e
 pkgs="build-essential pkg-config bison mandoc libbsd-dev libnftnl-dev
     libmnl-dev libseccomp-dev libcap-ng-dev libevent-dev libjansson-dev
     iproute2 nftables util-linux passwd procps python3 socat clang
     libclang-rt-14-dev
-    bubblewrap crun dnsmasq-base dnsperf strace gdb git"
+    bubblewrap crun dnsmasq-base dnsperf strace gdb git
+    valgrind libpython3.11-testsuite nodejs default-jre-headless"
 # regress/host/tap-guest.t: qemu runs Debian's kernel (fetched with
 # apt-get download) on an initramfs of busybox-static, made with cpio.
 tapguest_pkgs="qemu-system-x86 busybox-static cpio"
