@@ -425,17 +425,21 @@ dns_answer_trim(const uint8_t *pkt, size_t len, const struct dns_query *q,
  * which dns_answer_parse() checked, must be whole (what came of it with
  * TC set); the authority and additional sections are capped as far as
  * they read, the OPT record's TTL (its flags) left alone.  -1 if the
- * answer section cannot be read.
+ * answer section cannot be read.  The records are all found before any
+ * TTL is written: a name may point into a TTL's bytes, and must read
+ * the same as it did for dns_answer_parse().
  */
 int
 dns_answer_ttl_cap(uint8_t *pkt, size_t len, uint32_t max)
 {
+	/* A record takes at least 11 bytes. */
+	uint16_t	 ttloff[DNS_MSG_MAX / 11 + 1];
 	struct rr	 rr;
-	size_t		 off = DNS_HDR_LEN, nrr, i;
+	size_t		 off = DNS_HDR_LEN, nrr, i, n = 0;
 	uint32_t	 ttl;
 	int		 sec, rc;
 
-	if (len < DNS_HDR_LEN)
+	if (len < DNS_HDR_LEN || len > DNS_MSG_MAX)
 		return (-1);
 	for (i = dns_get16(pkt + 4); i > 0; i--) {
 		rc = dns_name_get(pkt, len, &off, 0, rr.owner);
@@ -452,18 +456,21 @@ dns_answer_ttl_cap(uint8_t *pkt, size_t len, uint32_t max)
 				if (sec == 0 &&
 				    !(dns_get16(pkt + 2) & DNS_F_TC))
 					return (-1);
-				return (0);
+				goto cap;
 			}
-			if (rr.type == DNS_T_OPT)
-				continue;
 			/* rr_get read the TTL 6 bytes before the rdata. */
-			ttl = dns_get32(pkt + rr.rdoff - 6);
-			if (ttl > DNS_TTL_MAX)
-				ttl = 0;
-			if (ttl > max)
-				ttl = max;
-			dns_put32(pkt + rr.rdoff - 6, ttl);
+			if (rr.type != DNS_T_OPT && n < sizeof(ttloff) / sizeof(ttloff[0]))
+				ttloff[n++] = rr.rdoff - 6;
 		}
+	}
+cap:
+	for (i = 0; i < n; i++) {
+		ttl = dns_get32(pkt + ttloff[i]);
+		if (ttl > DNS_TTL_MAX)
+			ttl = 0;
+		if (ttl > max)
+			ttl = max;
+		dns_put32(pkt + ttloff[i], ttl);
 	}
 	return (0);
 }
