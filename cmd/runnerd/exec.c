@@ -355,13 +355,13 @@ exec_drain_timeout(int fd, short event, void *arg)
 }
 
 static void
-exec_exited(struct rexec *e, int wstatus)
+exec_exited(struct rexec *e, int wstatus, const struct sandbox_usage *u)
 {
 	struct timeval	 tv = { 0, EXEC_DRAIN_MS * 1000 };
 
 	e->exited = 1;
 	e->wstatus = wstatus;
-	e->usage = e->rs->sb.usage;
+	e->usage = *u;
 	evtimer_del(&e->ev_timeout);
 	if (!e->out[0].open && !e->out[1].open) {
 		exec_done(e);
@@ -379,7 +379,7 @@ exec_ended(struct sandbox *sb, pid_t pid, int wstatus, void *arg)
 
 	TAILQ_FOREACH(e, &rs->execs, entry)
 		if (e->pid == pid && !e->exited) {
-			exec_exited(e, wstatus);
+			exec_exited(e, wstatus, &sb->usage);
 			return;
 		}
 }
@@ -699,7 +699,7 @@ exec_run(struct rexec *e)
 	}
 	/* pid 1 reported its end before its start was read. */
 	if (e->spawn.ended)
-		exec_exited(e, e->spawn.wstatus);
+		exec_exited(e, e->spawn.wstatus, &e->spawn.usage);
 }
 
 /*

@@ -53,6 +53,7 @@ struct sandbox_live {
 	pid_t			 pid;		/* host pid; 0 while it starts */
 	int			 ended;		/* pid 1 reported it meanwhile */
 	int			 wstatus;
+	struct sandbox_usage	 usage;		/* with its end */
 };
 
 /*
@@ -70,6 +71,7 @@ struct sandbox_start {
 	/* Once started: it ended before sandbox_spawn_step returned. */
 	int			 ended;
 	int			 wstatus;
+	struct sandbox_usage	 usage;
 };
 
 struct sandbox {

@@ -305,6 +305,7 @@ spawn_end(struct sandbox *sb, struct sandbox_start *st, int rc)
 	if (l->ended) {
 		st->ended = 1;
 		st->wstatus = l->wstatus;
+		st->usage = l->usage;
 		spawn_forget(sb, st->token);
 	} else
 		l->pid = st->pid;
@@ -438,8 +439,10 @@ spawn_take(struct sandbox *sb, uint64_t token, int wstatus)
 	if ((l = spawn_live(sb, token)) == NULL || l->ended)
 		return (0);
 	if (l->pid == 0) {
+		/* Its own figures, not the next report's. */
 		l->ended = 1;
 		l->wstatus = wstatus;
+		l->usage = sb->usage;
 		return (0);
 	}
 	pid = l->pid;
