@@ -99,6 +99,21 @@ files_check(const char *path, size_t len, const char *corr, int fd,
 	return (-1);
 }
 
+/* A copy as the sandbox's uid in its workspace, on path and fd. */
+static void
+files_copy_init(struct workspace_copy *wc, struct rsandbox *rs, int op,
+    const char *path, uint32_t pathlen, int fd)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->op = op;
+	wc->workspace_fd = rs->sb.workspace_fd;
+	wc->uid = rs->sb.uid;
+	wc->gid = rs->sb.gid;
+	wc->path = path;
+	wc->pathlen = pathlen;
+	wc->fd = fd;
+}
+
 void
 files_start(struct rsandbox *rs, struct sbx_file_req *req, int op, int fd,
     uint32_t peerid)
@@ -107,14 +122,7 @@ files_start(struct rsandbox *rs, struct sbx_file_req *req, int op, int fd,
 
 	if (files_check(req->path, req->pathlen, req->corr, fd, peerid) == -1)
 		return;
-	memset(&wc, 0, sizeof(wc));
-	wc.op = op;
-	wc.workspace_fd = rs->sb.workspace_fd;
-	wc.uid = rs->sb.uid;
-	wc.gid = rs->sb.gid;
-	wc.path = req->path;
-	wc.pathlen = req->pathlen;
-	wc.fd = fd;
+	files_copy_init(&wc, rs, op, req->path, req->pathlen, fd);
 	wc.mode = req->mode != 0 ? req->mode & 0777 : 0644;
 	files_job(&wc, req->corr, peerid);
 }
@@ -128,14 +136,7 @@ files_start_op(struct rsandbox *rs, const struct sbx_fileop_req *req,
 
 	if (files_check(req->path, req->pathlen, req->corr, fd, peerid) == -1)
 		return;
-	memset(&wc, 0, sizeof(wc));
-	wc.op = WORKSPACE_WORK;
-	wc.workspace_fd = rs->sb.workspace_fd;
-	wc.uid = rs->sb.uid;
-	wc.gid = rs->sb.gid;
-	wc.path = req->path;
-	wc.pathlen = req->pathlen;
-	wc.fd = fd;
+	files_copy_init(&wc, rs, WORKSPACE_WORK, req->path, req->pathlen, fd);
 	wc.work = fileops_work;
 	wc.arg = req;
 	files_job(&wc, req->corr, peerid);

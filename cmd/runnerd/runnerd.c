@@ -746,6 +746,25 @@ runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
 	execrec_request(rs, &op, peerid);
 }
 
+/* A built sandbox for a file request, or NULL with fd closed. */
+static struct rsandbox *
+runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
+{
+	struct rsandbox	*rs;
+
+	if ((rs = runnerd_lookup(req, peerid)) == NULL) {
+		close(fd);
+		return (NULL);
+	}
+	if (rs->building) {
+		runnerd_result(peerid, req->corr, EAGAIN, "sandbox %s is still "
+		    "being built; try again", rs->sb.id);
+		close(fd);
+		return (NULL);
+	}
+	return (rs);
+}
+
 static void
 runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 {
@@ -759,16 +778,9 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 	runnerd_check(sbx_check_file(&req, err, sizeof(err)), err);
 	if (fd == -1)
 		fatalx("%s: file request without an fd", __func__);
-	if ((rs = runnerd_lookup((struct sbx_id_req *)&req, peerid)) == NULL) {
-		close(fd);
+	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
+	    peerid)) == NULL)
 		return;
-	}
-	if (rs->building) {
-		runnerd_result(peerid, req.corr, EAGAIN, "sandbox %s is still "
-		    "being built; try again", rs->sb.id);
-		close(fd);
-		return;
-	}
 	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
 	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
 	life_activity(rs);
@@ -787,16 +799,9 @@ runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
 	runnerd_check(sbx_check_fileop(&req, err, sizeof(err)), err);
 	if (fd == -1)
 		fatalx("%s: file operation without a socket", __func__);
-	if ((rs = runnerd_lookup((struct sbx_id_req *)&req, peerid)) == NULL) {
-		close(fd);
+	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
+	    peerid)) == NULL)
 		return;
-	}
-	if (rs->building) {
-		runnerd_result(peerid, req.corr, EAGAIN, "sandbox %s is still "
-		    "being built; try again", rs->sb.id);
-		close(fd);
-		return;
-	}
 	files_start_op(rs, &req, fd, peerid);
 	life_activity(rs);
 }
