@@ -147,6 +147,27 @@ say "a job that runs too long is stopped at its timeout, with nothing left behin
 run_ctl run -t 2 -- sh -c 'sleep 100 & sleep 100'
 echo "  exit status $? (124 means timeout)"
 
+say "an agent's sandbox: a detached exec, re-attached; pause; files; -j events"
+ag=$("$B/sandboxctl" -s "$SOCK" create --ttl 10m --idle 2m --label agent=demo)
+x=$("$B/sandboxctl" -s "$SOCK" exec -d "$ag" -- \
+    sh -c 'for i in 1 2 3; do echo "step $i"; sleep 1; done; exit 5')
+echo "  exec -d printed its id: $x"
+run_ctl ps --label agent=demo
+run_ctl ps "$ag"
+run_ctl pause "$ag"
+run_ctl exec "$ag" -- true
+echo "  exit status $? (125: the sandbox is paused)"
+run_ctl resume "$ag"
+run_ctl attach "$x"
+echo "  attach replayed and followed the exec: exit status $? (its own)"
+run_ctl mkdir -p "$ag" src/lib
+run_ctl put "$ag" "$ROOT/README" src/README
+run_ctl ls "$ag" src
+echo "  one command under -j, every event a JSON line (v1):"
+"$B/sandboxctl" -s "$SOCK" -j exec "$ag" -- sh -c 'printf "ok\n\377"' |
+    sed 's/^/    /'
+run_ctl destroy "$ag"
+
 say "a plugin as a service: it crashes, is restarted, and serves again"
 SVC="$ROOT/regress/services"
 talk() { python3 "$SVC/svc_client.py" "$1" "$B/sandboxctl" -s "$SOCK" \
