@@ -81,8 +81,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 5:
 		fill(data + 1, size - 1, sizeof(u.svc));
+		/* Only a start's command is checked, and read. */
 		if (sbx_check_svc(&u.svc, err, sizeof(err)) == 0 &&
-		    u.svc.exec.argc != 0)
+		    u.svc.op == SVC_OP_START && u.svc.exec.argc != 0)
 			unpack(&u.svc.exec);
 		break;
 	case 6:
