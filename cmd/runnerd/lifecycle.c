@@ -4,6 +4,12 @@
  * its reason; labels; pause and resume.  While a sandbox is paused no
  * clock of it runs: ttl, idle and its execs' timeouts are stopped with
  * what was left of them, and re-armed with that on resume.
+ *
+ * A pause is an event: the freezer is asked, the sandbox counts as
+ * paused at once (execs and kills refused), and a short timer watches
+ * until every task has stopped, which takes the sandbox's own CPU time,
+ * before the pause is answered; past LIFE_FREEZE_MS it is thawed and
+ * the pause fails.  A resume or destroy meanwhile answers it instead.
  */
 #include <sys/types.h>
 #include <sys/time.h>
@@ -26,7 +32,11 @@ struct rlife_held {
 	struct timeval		 left;
 };
 
+#define LIFE_FREEZE_MS	2000	/* a loaded v1 host is slow */
+#define LIFE_FREEZE_TICK_MS	2
+
 static void	life_idle_arm(struct rsandbox *, const struct timespec *);
+static void	life_pause_cancel(struct rsandbox *, const char *);
 
 static void
 ts_add(struct timespec *ts, const struct timespec *d)
@@ -201,6 +211,7 @@ life_end(struct rsandbox *rs)
 		evtimer_del(&l->ev_idle);
 		l->set = l->idle_on = 0;
 	}
+	life_pause_cancel(rs, "destroyed");
 	free(l->held);
 	l->held = NULL;
 	l->nheld = 0;
@@ -302,13 +313,68 @@ life_start_clocks(struct rsandbox *rs)
 	l->nheld = 0;
 }
 
+static long
+life_elapsed_ms(const struct timespec *t0)
+{
+	struct timespec	 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ((now.tv_sec - t0->tv_sec) * 1000 +
+	    (now.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* Frozen: the pause is answered.  Too slow: thawed, it fails. */
+static void
+life_pause_tick(int fd, short event, void *arg)
+{
+	struct rsandbox	*rs = arg;
+	struct rlife	*l = &rs->life;
+	struct timeval	 tv = { 0, LIFE_FREEZE_TICK_MS * 1000 };
+	char		 err[256];
+
+	if (!sandbox_pause_done(&rs->sb)) {
+		if (life_elapsed_ms(&l->pause_t0) < LIFE_FREEZE_MS) {
+			evtimer_add(&l->ev_pause, &tv);
+			return;
+		}
+		l->pausing = 0;
+		if (sandbox_resume(&rs->sb, err, sizeof(err)) == -1)
+			log_warnx("%s: %s", __func__, err);
+		life_start_clocks(rs);
+		runnerd_result(l->pause_peer, l->pause_corr, ENOTSUP,
+		    "pause: sandbox %s did not freeze within %d ms; left "
+		    "running", rs->sb.id, LIFE_FREEZE_MS);
+		return;
+	}
+	l->pausing = 0;
+	log_setcorr(l->pause_corr);
+	log_info("sandbox %s paused", rs->sb.id);
+	log_setcorr(NULL);
+	runnerd_result(l->pause_peer, l->pause_corr, 0, "paused");
+}
+
+/* A pause still freezing is answered: the sandbox was resumed or went. */
+static void
+life_pause_cancel(struct rsandbox *rs, const char *why)
+{
+	struct rlife	*l = &rs->life;
+
+	if (!l->pausing)
+		return;
+	evtimer_del(&l->ev_pause);
+	l->pausing = 0;
+	runnerd_result(l->pause_peer, l->pause_corr, ECANCELED, "pause: "
+	    "sandbox %s was %s before it froze", rs->sb.id, why);
+}
+
 void
 life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 {
+	struct rlife	*l = &rs->life;
 	struct rexec	*e;
 	char		 err[256];
 
-	if (rs->sb.paused) {
+	if (rs->sb.paused && !l->pausing) {
 		runnerd_result(peerid, corr, 0, "paused");
 		return;
 	}
@@ -331,15 +397,23 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 			    "an exec starting; try again", rs->sb.id);
 			return;
 		}
-	if (sandbox_pause(&rs->sb, err, sizeof(err)) == -1) {
+	if (rs->life.pausing) {
+		runnerd_result(peerid, corr, EAGAIN, "sandbox %s is still "
+		    "freezing; try again", rs->sb.id);
+		return;
+	}
+	if (sandbox_pause_begin(&rs->sb, err, sizeof(err)) == -1) {
 		runnerd_result(peerid, corr, ENOTSUP, "pause: %s", err);
 		return;
 	}
 	life_stop_clocks(rs);
-	log_setcorr(corr);
-	log_info("sandbox %s paused", rs->sb.id);
-	log_setcorr(NULL);
-	runnerd_result(peerid, corr, 0, "paused");
+	l->pausing = 1;
+	l->pause_peer = peerid;
+	strlcpy(l->pause_corr, corr, sizeof(l->pause_corr));
+	clock_gettime(CLOCK_MONOTONIC, &l->pause_t0);
+	if (!evtimer_initialized(&l->ev_pause))
+		evtimer_set(&l->ev_pause, life_pause_tick, rs);
+	life_pause_tick(-1, 0, rs);
 }
 
 void
@@ -351,6 +425,7 @@ life_resume(struct rsandbox *rs, const char *corr, uint32_t peerid)
 		runnerd_result(peerid, corr, 0, "running");
 		return;
 	}
+	life_pause_cancel(rs, "resumed");
 	if (sandbox_resume(&rs->sb, err, sizeof(err)) == -1) {
 		runnerd_result(peerid, corr, EIO, "resume: %s", err);
 		return;

@@ -127,6 +127,11 @@ struct rlife {
 	struct timespec		 idle_left;
 	struct rlife_held	*held;		/* exec timers, while paused */
 	size_t			 nheld;
+	struct event		 ev_pause;	/* watches a freeze */
+	int			 pausing;	/* frozen not yet: a reply waits */
+	struct timespec		 pause_t0;
+	uint32_t		 pause_peer;
+	char			 pause_corr[CORR_ID_SIZE];
 	uint32_t		 nlabels;
 	uint32_t		 labels_len;
 	char			 labels[SBX_LABELS_SIZE];

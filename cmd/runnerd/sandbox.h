@@ -175,11 +175,14 @@ int	sandbox_frozen(struct sandbox *);
 int	sandbox_signal_group(struct sandbox *, pid_t, int);
 int	sandbox_group_nprocs(struct sandbox *, pid_t);
 /*
- * Pause: freeze every process of the sandbox (cgroup freezer, v2 or
- * v1), pid 1 too; 0, or -1 with err.  Resume thaws.  Kill: SIGKILL to
- * every process while frozen, then thaw, so none runs again.
+ * Pause: ask the freezer to stop every process of the sandbox (cgroup
+ * v2 or v1), pid 1 too; 0, or -1 with err.  sandbox_pause_done says
+ * when they all have; a caller giving up resumes.  Resume thaws.
+ * Kill: SIGKILL to every process while frozen, then thaw, so none runs
+ * again.
  */
-int	sandbox_pause(struct sandbox *, char *, size_t);
+int	sandbox_pause_begin(struct sandbox *, char *, size_t);
+int	sandbox_pause_done(struct sandbox *);
 int	sandbox_resume(struct sandbox *, char *, size_t);
 void	sandbox_kill_paused(struct sandbox *);
 /* Processes in the sandbox, pid 1 excluded. */

@@ -9,35 +9,33 @@
 
 #include <signal.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "log.h"
 #include "sandbox_int.h"
 
-#define SBX_FREEZE_WAIT_MS	2000	/* a loaded v1 host is slow */
-
+/*
+ * Freezing takes the sandbox's own CPU time (a starved one gets a
+ * slice per quota period), so it is asked for here and watched by the
+ * caller from its event loop: paused from now on, so that no exec
+ * starts and no sweep thaws it, until frozen or given up.
+ */
 int
-sandbox_pause(struct sandbox *sb, char *err, size_t len)
+sandbox_pause_begin(struct sandbox *sb, char *err, size_t len)
 {
-	struct timespec	 t0;
-	int		 frozen;
-
 	if (sb->paused)
 		return (0);
 	if (cgroup_freeze(sb->id, 1) == -1)
 		return (sbx_fail(err, len, "this host has no cgroup freezer "
 		    "(cgroup v2, or v1 with the freezer controller mounted)"));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while ((frozen = cgroup_frozen(sb->id)) == 0 &&
-	    sbx_elapsed_ms(&t0) < SBX_FREEZE_WAIT_MS)
-		sbx_sleep_ms(2);
-	if (!frozen) {
-		cgroup_freeze(sb->id, 0);
-		return (sbx_fail(err, len, "sandbox %s did not freeze within "
-		    "%d ms; left running", sb->id, SBX_FREEZE_WAIT_MS));
-	}
 	sb->paused = 1;
 	return (0);
+}
+
+/* 1 once every task has stopped, else 0. */
+int
+sandbox_pause_done(struct sandbox *sb)
+{
+	return (cgroup_frozen(sb->id));
 }
 
 int

@@ -12,9 +12,13 @@
 # doubles from scheduler noise alone.  What it catches is a loop that
 # waits for a starved sandbox: that takes a 100 ms quota period or
 # more per step.
+#
+# Pausing too: freezing a starved sandbox takes its own quota, which
+# runnerd watches from a timer while `sandboxctl run` goes on as when
+# idle (same bound).
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 8
+plan 13
 
 N=${STARVED_RUNS:-200}
 SECS=${STARVED_SECONDS:-8}
@@ -29,21 +33,25 @@ check "suite starts" suite_start
 A=$(sbx_create)
 check "sandbox A" [ -n "$A" ]
 
-# lat RUNS SECONDS: p50 and p99 in ms of sandboxctl exec A -- /bin/true,
-# from the client's start to its exit, over at least RUNS execs and
-# SECONDS; fails if one of them fails.
+# lat RUNS SECONDS [run]: p50 and p99 in ms of sandboxctl exec A --
+# /bin/true (or sandboxctl run -- /bin/true), from the client's start
+# to its exit, over at least RUNS of them and SECONDS; fails if one of
+# them fails.
 lat() {
-	python3 - "$SANDBOXCTL" "$SOCK" "$A" "$1" "$2" <<'EOF'
+	python3 - "$SANDBOXCTL" "$SOCK" "$A" "$1" "$2" "${3:-exec}" <<'EOF'
 import subprocess, sys, time
 ctl, sock, sid = sys.argv[1], sys.argv[2], sys.argv[3]
 n, secs = int(sys.argv[4]), float(sys.argv[5])
+cmd = [ctl, "-s", sock, "exec", sid, "--", "/bin/true"]
+if sys.argv[6] == "run":
+    cmd = [ctl, "-s", sock, "run", "--", "/bin/true"]
 t = []
 end = time.monotonic() + secs
 i = 0
 while i < n or time.monotonic() < end:
     i += 1
     t0 = time.monotonic()
-    r = subprocess.run([ctl, "-s", sock, "exec", sid, "--", "/bin/true"])
+    r = subprocess.run(cmd)
     t.append((time.monotonic() - t0) * 1000)
     if r.returncode != 0:
         print("exec %d failed: %d" % (i, r.returncode), file=sys.stderr)
@@ -104,4 +112,52 @@ bound=$(python3 -c "print('%.1f' % (2 * $idle99 + 20))")
 check "p99 under load $busy99 ms <= 2 x idle p99 $idle99 ms + 20 ms ($bound)" \
     python3 -c "import sys; sys.exit(not $busy99 <= $bound)"
 check "sandbox A still answers" [ "$(in_sbx "$A" 'echo ok')" = ok ]
+
+# --- pausing a starved sandbox -------------------------------------------
+# A burner in a starved sandbox P, paused and resumed in a loop, while
+# `sandboxctl run -- /bin/true` runs as often as it can.
+RUNS=${STARVED_PAUSE_RUNS:-40}
+lat 3 0 run >/dev/null
+idle=$(lat "$RUNS" 0 run)
+set -- ${idle:-0 0}
+ridle99=$2
+diag "idle: sandboxctl run p50 $1 ms, p99 $ridle99 ms"
+P=$(ctl create -p starved)
+ctl exec -t 25 "$P" -- sh -c 'while :; do :; done' >/dev/null 2>&1 &
+burner=$!
+sleep 0.3
+rm -f "$T/stop"
+: > "$T/pauses"
+pauser() {
+	while [ ! -e "$T/stop" ]; do
+		t0=$(date +%s%N)
+		ctl pause "$P" >/dev/null 2>&1 || { sleep 0.05; continue; }
+		echo $(( ($(date +%s%N) - t0) / 1000000 )) >> "$T/pauses"
+		ctl resume "$P" >/dev/null 2>&1
+		sleep 0.02
+	done
+}
+pauser & pp=$!
+sleep 0.5
+busy=$(lat "$RUNS" 4 run)
+touch "$T/stop"
+wait $pp
+check "runs go on while a starved sandbox is paused and resumed" \
+    [ -n "$busy" ]
+set -- ${busy:-0 0}
+rbusy99=$2
+npause=$(wc -l < "$T/pauses")
+slowp=$(sort -n "$T/pauses" | tail -1)
+diag "pausing: run p50 $1 ms, p99 $rbusy99 ms; $npause pauses, slowest ${slowp:-none} ms"
+check "the starved sandbox was paused meanwhile ($npause times)" \
+    [ "$npause" -ge 3 ]
+bound=$(python3 -c "print('%.1f' % (2 * $ridle99 + 20))")
+check "run p99 while pausing $rbusy99 ms <= 2 x idle p99 $ridle99 ms + 20 ms ($bound)" \
+    python3 -c "import sys; sys.exit(not 0 < $rbusy99 <= $bound)"
+# The burner was frozen: a pause holds even a starved sandbox still.
+out=$(ctl pause "$P")
+is "$out" paused "the starved sandbox, burner and all, pauses"
+ctl destroy "$P" >/dev/null
+is "$?" 0 "destroy of the paused starved sandbox"
+wait $burner
 done_testing
