@@ -611,7 +611,10 @@ cg_freezable(int i)
 	return (cg_has_freezer && (cg_version == CG_V2 || i == CG_FREEZER));
 }
 
-/* rmdir, killing whatever is still inside, for at most wait_ms. */
+/*
+ * rmdir, killing whatever is still inside, for at most wait_ms: 0 gone,
+ * 1 still busy, -1 error.  With wait_ms 0, one try: the caller retries.
+ */
 static int
 cg_remove_dir(const char *dir, int thaw, unsigned int wait_ms)
 {
@@ -632,27 +635,34 @@ cg_remove_dir(const char *dir, int thaw, unsigned int wait_ms)
 			    "freezer.state", cg_version == CG_V2 ? "0" :
 			    "THAWED");
 		cg_kill_dir(dir);
+		if (wait_ms == 0)
+			return (1);
 		if (sbx_elapsed_ms(&t0) >= wait_ms) {
 			log_warnx("%s: %s: still busy", __func__, dir);
-			return (-1);
+			return (1);
 		}
 		sbx_sleep_ms(1);
 	}
 }
 
-/* Freezer first: a task frozen there would block every other rmdir. */
+/*
+ * Freezer first: a task frozen there would block every other rmdir.
+ * 0 all gone, 1 some still busy after wait_ms, -1 an error.
+ */
 int
 cgroup_remove(const char *id, unsigned int wait_ms)
 {
 	char	 dir[CONF_PATH_SIZE];
-	int	 i, rc = 0;
+	int	 i, r, rc = 0;
 
 	if (cg_version == CG_UNKNOWN)
 		return (0);
 	for (i = cg_ndirs() - 1; i >= 0; i--) {
 		cg_dir(i, id, dir, sizeof(dir));
-		if (cg_remove_dir(dir, cg_freezable(i), wait_ms) == -1)
+		if ((r = cg_remove_dir(dir, cg_freezable(i), wait_ms)) == -1)
 			rc = -1;
+		else if (r == 1 && rc == 0)
+			rc = 1;
 	}
 	return (rc);
 }

@@ -216,6 +216,12 @@ runnerd_env_announce(struct rsandbox *rs, int gone)
 }
 
 static int	runnerd_id_busy(const char *);
+static int	runnerd_id_going(const char *);
+static int	runnerd_park(struct sbx_run_req *, int, uint32_t);
+static void	runnerd_unpark(const char *);
+static void	runnerd_unpark_client(uint32_t);
+static void	runnerd_create(struct sbx_create_req *, uint32_t);
+static void	runnerd_run(struct sbx_run_req *, uint32_t);
 
 /* Its uid is free again, unless its service keeps it (svcws.c). */
 static void
@@ -420,7 +426,16 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 {
 	struct rsandbox		*rs;
 	struct conf_policy	*pol;
+	struct sbx_run_req	*run;
 
+	if (req->want_id[0] != '\0' && runnerd_id_going(req->want_id)) {
+		if ((run = calloc(1, sizeof(*run))) == NULL)
+			fatal("%s", __func__);
+		run->create = *req;
+		(void)runnerd_park(run, 0, peerid);
+		free(run);
+		return;
+	}
 	if ((rs = runnerd_alloc(req, peerid, &pol)) != NULL)
 		(void)runnerd_make(rs, pol, req, peerid);
 }
@@ -436,7 +451,7 @@ runnerd_teardown(struct rsandbox *rs)
 	exec_kill_now(rs);
 	runnerd_env_announce(rs, 1);
 	net_end(rs);
-	sandbox_destroy(&rs->sb, keep);
+	cgretry_destroy(&rs->sb, keep);
 	net_prepare_soon();
 	runnerd_uid_release(rs);
 	log_info("sandbox %s destroyed%s", rs->sb.id,
@@ -460,13 +475,117 @@ runnerd_destroy(struct rsandbox *rs)
  * next request meanwhile instead of waiting in poll(2).
  */
 static TAILQ_HEAD(, rsandbox)	 graveyard = TAILQ_HEAD_INITIALIZER(graveyard);
+static int			 runnerd_stopping;
 
 static void
 runnerd_bury_one(struct rsandbox *rs)
 {
+	char	 id[SANDBOX_ID_SIZE];
+
 	event_del(&rs->ev_grave);
 	TAILQ_REMOVE(&graveyard, rs, grave);
+	strlcpy(id, rs->sb.id, sizeof(id));
 	runnerd_teardown(rs);
+	runnerd_unpark(id);
+}
+
+/*
+ * A create or run for an id still in the graveyard (a service started
+ * again at once) waits here for the old sandbox's burial, so that envd,
+ * netd and dnspind hear of the old one's end before the new one's
+ * start, and runnerd waits for neither.  One per id.
+ */
+struct rparked {
+	TAILQ_ENTRY(rparked)	 entry;
+	char			 id[SANDBOX_ID_SIZE];
+	uint32_t		 peerid;
+	int			 run;	/* else only req->create counts */
+	struct sbx_run_req	*req;
+};
+static TAILQ_HEAD(, rparked)	 parked = TAILQ_HEAD_INITIALIZER(parked);
+
+static int
+runnerd_id_going(const char *id)
+{
+	struct rsandbox	*rs;
+
+	TAILQ_FOREACH(rs, &graveyard, grave)
+		if (strcmp(rs->sb.id, id) == 0)
+			return (1);
+	return (cgretry_pending(id));
+}
+
+/* 1: parked (or refused), the caller is done; 0: go ahead now. */
+static int
+runnerd_park(struct sbx_run_req *req, int run, uint32_t peerid)
+{
+	struct sbx_create_req	*c = &req->create;
+	struct rparked		*p;
+
+	if (c->want_id[0] == '\0' || !runnerd_id_going(c->want_id))
+		return (0);
+	TAILQ_FOREACH(p, &parked, entry)
+		if (strcmp(p->id, c->want_id) == 0) {
+			runnerd_result(peerid, c->corr, EEXIST, "sandbox %s "
+			    "is in use", c->want_id);
+			return (1);
+		}
+	if ((p = calloc(1, sizeof(*p))) == NULL ||
+	    (p->req = malloc(sizeof(*p->req))) == NULL)
+		fatal("%s", __func__);
+	strlcpy(p->id, c->want_id, sizeof(p->id));
+	p->peerid = peerid;
+	p->run = run;
+	if (run)
+		*p->req = *req;
+	else
+		p->req->create = *c;
+	TAILQ_INSERT_TAIL(&parked, p, entry);
+	return (1);
+}
+
+/* Its cgroup is gone too (cgretry.c). */
+void
+runnerd_id_freed(const char *id)
+{
+	runnerd_unpark(id);
+}
+
+/* Nobody waits for it any more. */
+static void
+runnerd_unpark_client(uint32_t peerid)
+{
+	struct rparked	*p, *next;
+
+	TAILQ_FOREACH_SAFE(p, &parked, entry, next)
+		if (p->peerid == peerid) {
+			TAILQ_REMOVE(&parked, p, entry);
+			free(p->req);
+			free(p);
+		}
+}
+
+/* The id is free: what waited for it goes ahead (not at a stop). */
+static void
+runnerd_unpark(const char *id)
+{
+	struct rparked	*p;
+
+	TAILQ_FOREACH(p, &parked, entry)
+		if (strcmp(p->id, id) == 0)
+			break;
+	if (p == NULL || (!runnerd_stopping && runnerd_id_going(id)))
+		return;
+	TAILQ_REMOVE(&parked, p, entry);
+	if (runnerd_stopping)
+		runnerd_result(p->peerid, p->req->create.corr, ECANCELED,
+		    "create: runnerd is stopping");
+	else if (p->run)
+		runnerd_run(p->req, p->peerid);
+	else
+		runnerd_create(&p->req->create, p->peerid);
+	free(p->req);
+	free(p);
 }
 
 /*
@@ -493,28 +612,16 @@ runnerd_bury_all(void)
 {
 	struct rsandbox	*rs;
 
+	runnerd_stopping = 1;
 	while ((rs = TAILQ_FIRST(&graveyard)) != NULL)
 		runnerd_bury_one(rs);
 }
 
-/*
- * An id asked for again (a service's next sandbox) must be free: one
- * still in the graveyard is buried now, so that envd, netd and dnspind
- * hear of the old one's end before the new one's start.
- */
+/* An id asked for again (a service's next sandbox) must be free. */
 static int
 runnerd_id_busy(const char *id)
 {
-	struct rsandbox	*rs;
-
-	if (runnerd_find(id) != NULL)
-		return (1);
-	TAILQ_FOREACH(rs, &graveyard, grave)
-		if (strcmp(rs->sb.id, id) == 0) {
-			runnerd_bury_one(rs);
-			break;
-		}
-	return (0);
+	return (runnerd_find(id) != NULL || runnerd_id_going(id));
 }
 
 /* Out of the tree, pid 1 killed: buried once it is dead. */
@@ -605,6 +712,8 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 		    "needs a VMM to attach it: create --tap, then exec");
 		return;
 	}
+	if (runnerd_park(req, 1, peerid))
+		return;
 	if ((rs = runnerd_alloc(&req->create, peerid, &pol)) == NULL)
 		return;
 	rs->run_once = 1;
@@ -612,7 +721,7 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
 	if (exec_start(rs, &req->exec, peerid) == -1) {
 		if (rs->prebuilt)
-			sandbox_destroy(&rs->sb, 0);
+			cgretry_destroy(&rs->sb, 0);
 		runnerd_uid_release(rs);
 		free(rs);
 		return;
@@ -659,6 +768,7 @@ runnerd_client_gone(uint32_t peerid)
 {
 	struct rsandbox	*rs, *next;
 
+	runnerd_unpark_client(peerid);
 	exec_client_gone(peerid);
 	execrec_client_gone(peerid);
 	stdio_client_gone(peerid);
@@ -1018,6 +1128,8 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 		/* Kept workspaces first: a live one moves out of harm. */
 		svcws_reconcile(conf->global.state_dir);
 		sandbox_reconcile(conf->global.state_dir);
+		/* From now on a busy cgroup is retried, not waited for. */
+		sandbox_cgroup_nowait();
 	} else {
 		/* Built for the old policies, with the old uid range. */
 		spare_drop();
@@ -1047,6 +1159,7 @@ runnerd_shutdown(void)
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
 	net_spare_drop(1);
+	cgretry_flush();
 	svcws_shutdown();
 	runnerd_flush();
 	sandbox_shutdown();

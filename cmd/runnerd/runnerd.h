@@ -193,6 +193,7 @@ void	 runnerd_result(uint32_t, const char *, int, const char *, ...)
 void	 runnerd_result_fail(uint32_t, const char *, int, uint32_t,
 	    const char *);
 struct rsandbox *runnerd_find(const char *);
+void	 runnerd_id_freed(const char *);
 int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
@@ -304,5 +305,11 @@ void	 svcws_services(const struct run_services *);
 void	 svcws_conf(const struct conf_global_msg *);
 void	 svcws_reconcile(const char *);
 void	 svcws_shutdown(void);
+
+/* cgretry.c: cgroups still busy at a teardown, removed from a timer. */
+void	 cgretry_destroy(struct sandbox *, int);
+void	 cgretry_add(const char *);
+int	 cgretry_pending(const char *);
+void	 cgretry_flush(void);
 
 #endif

@@ -716,6 +716,9 @@ sandbox_remove_dirs(struct sandbox *sb)
 		log_warn("%s: %s", __func__, sb->dir);
 }
 
+/* How long a teardown waits for its cgroup's last tasks to go. */
+static unsigned int	sbx_cgroup_wait_ms = SBX_KILL_WAIT_MS;
+
 static void
 sandbox_teardown(struct sandbox *sb, int have, int keep)
 {
@@ -729,7 +732,7 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 	sb->live = NULL;
 	sb->nlive = sb->maxlive = 0;
 	if (have & HAVE_CGROUP)
-		cgroup_remove(sb->id, SBX_KILL_WAIT_MS);
+		sb->cgroup_busy = cgroup_remove(sb->id, sbx_cgroup_wait_ms) == 1;
 	if (sb->broker_fd != -1) {
 		close(sb->broker_fd);
 		sb->broker_fd = -1;
@@ -756,6 +759,18 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 	free(sb->fs_rules);
 	sb->fs_rules = NULL;
 	sb->nfs_rules = 0;
+}
+
+void
+sandbox_cgroup_nowait(void)
+{
+	sbx_cgroup_wait_ms = 0;
+}
+
+int
+sandbox_cgroup_retry(const char *id, unsigned int wait_ms)
+{
+	return (cgroup_remove(id, wait_ms) == 1);
 }
 
 void

@@ -96,6 +96,7 @@ struct sandbox {
 	char			 ws_keep[CONF_PATH_SIZE];
 	uint64_t		 oom_kills_seen;	/* at last check */
 	int			 paused;	/* frozen until resumed */
+	int			 cgroup_busy;	/* left to sandbox_cgroup_retry */
 	/* Of the exec sandbox_events_read reports: valid in its cb. */
 	struct sandbox_usage	 usage;
 	/*
@@ -197,6 +198,15 @@ int	sandbox_oom_killed(struct sandbox *);
  * Every exec of the sandbox is dead when it returns; none is reported.
  */
 void	sandbox_destroy(struct sandbox *, int);
+/*
+ * From now on sandbox_destroy tries its cgroups once instead of waiting
+ * up to SBX_KILL_WAIT_MS for their last tasks: one still busy sets
+ * cgroup_busy, and the caller calls sandbox_cgroup_retry(id, 0) later,
+ * for as long as it returns 1 (killing what is left each time), or
+ * waits up to wait_ms in it.
+ */
+void	sandbox_cgroup_nowait(void);
+int	sandbox_cgroup_retry(const char *, unsigned int);
 /*
  * For a sandbox with a network: a new net namespace (for the spec) and
  * a NETLINK_ROUTE socket opened inside it (for netd).  The caller owns

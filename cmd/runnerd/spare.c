@@ -48,7 +48,7 @@ spare_free(struct rsandbox *rs)
 {
 	if (rs->ev_events_set)
 		event_del(&rs->ev_events);
-	sandbox_destroy(&rs->sb, 0);
+	cgretry_destroy(&rs->sb, 0);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
 	free(rs);
 }
