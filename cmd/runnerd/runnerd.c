@@ -220,6 +220,8 @@ static int	runnerd_id_going(const char *);
 static int	runnerd_park(struct sbx_run_req *, int, uint32_t);
 static void	runnerd_unpark(const char *);
 static void	runnerd_unpark_client(uint32_t);
+static void	runnerd_grave(struct rsandbox *);
+static void	runnerd_grave_wait(struct rsandbox *);
 static void	runnerd_create(struct sbx_create_req *, uint32_t);
 static void	runnerd_run(struct sbx_run_req *, uint32_t);
 
@@ -324,14 +326,11 @@ runnerd_build_failed(struct rsandbox *rs, const char *err)
 	uint32_t	 peerid = rs->create_pending ? rs->create_peerid :
 			    rs->owner;
 
-	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
-	life_end(rs);
-	net_end(rs);
+	rs->create_pending = 0;
 	exec_discard(rs);
-	runnerd_env_announce(rs, 1);
-	runnerd_uid_release(rs);
 	runnerd_result(peerid, rs->corr, EIO, "create: %s", err);
-	free(rs);
+	/* Its pid 1 is killed: the rest goes once it is dead. */
+	runnerd_grave(rs);
 }
 
 /*
@@ -349,7 +348,7 @@ runnerd_built(int fd, short event, void *arg)
 	event_del(&rs->ev_events);
 	rs->ev_events_set = 0;
 	rs->building = 0;
-	if (sandbox_create_finish(&rs->sb, err, sizeof(err)) == -1) {
+	if (sandbox_create_check(&rs->sb, err, sizeof(err)) == -1) {
 		runnerd_build_failed(rs, err);
 		return;
 	}
@@ -484,6 +483,10 @@ runnerd_bury_one(struct rsandbox *rs)
 
 	event_del(&rs->ev_grave);
 	TAILQ_REMOVE(&graveyard, rs, grave);
+	if (rs->spare) {
+		spare_bury(rs);
+		return;
+	}
 	strlcpy(id, rs->sb.id, sizeof(id));
 	runnerd_teardown(rs);
 	runnerd_unpark(id);
@@ -628,13 +631,28 @@ runnerd_id_busy(const char *id)
 static void
 runnerd_grave(struct rsandbox *rs)
 {
-	struct timeval	 tv;
-
 	rs->retired = 1;
 	life_end(rs);
 	exec_kill_now(rs);
 	net_end(rs);
 	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	runnerd_grave_wait(rs);
+}
+
+/* A spare dropped: in no tree, nothing of it announced. */
+void
+runnerd_grave_spare(struct rsandbox *rs)
+{
+	rs->spare = 1;
+	runnerd_grave_wait(rs);
+}
+
+/* pid 1 killed; its end on its pidfd buries the rest. */
+static void
+runnerd_grave_wait(struct rsandbox *rs)
+{
+	struct timeval	 tv;
+
 	if (rs->sb.init_pid > 0)
 		kill(rs->sb.init_pid, SIGKILL);
 	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
@@ -1154,8 +1172,8 @@ runnerd_shutdown(void)
 
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
 		sandbox_kill(&rs->sb);
+	spare_drop();		/* into the graveyard, buried now */
 	runnerd_bury_all();
-	spare_drop();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_destroy(rs);
 	net_spare_drop(1);

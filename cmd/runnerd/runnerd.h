@@ -149,6 +149,7 @@ struct rsandbox {
 	TAILQ_ENTRY(rsandbox)	 grave;		/* killed, cleanup pending */
 	struct event		 ev_grave;	/* its pid 1 is dead */
 	int			 run_once;	/* sandboxctl run */
+	int			 spare;		/* in the graveyard: a spare */
 	int			 retired;	/* on its way out */
 	char			 run_corr[CORR_ID_SIZE];
 	char			 corr[CORR_ID_SIZE];	/* of its creation */
@@ -222,6 +223,8 @@ struct rsandbox *spare_take(const struct conf_policy *,
 	    const struct sbx_create_req *);
 void	 spare_soon(void);
 void	 spare_drop(void);
+void	 spare_bury(struct rsandbox *);
+void	 runnerd_grave_spare(struct rsandbox *);
 
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,

@@ -553,7 +553,7 @@ sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
  * re-arming of its death signal (see sandbox_init.c).
  */
 int
-sandbox_create_finish(struct sandbox *sb, char *err, size_t len)
+sandbox_create_check(struct sandbox *sb, char *err, size_t len)
 {
 	if (sandbox_init_report(sb, err, len) == -1 ||
 	    sandbox_sync(sb, SBX_SYNC_GO, err, len) == -1)
@@ -568,6 +568,15 @@ sandbox_create_finish(struct sandbox *sb, char *err, size_t len)
  fail:
 	sandbox_init_error(sb, err, len);
 	log_debug("%s: %s", __func__, err);
+	sandbox_kill(sb);
+	return (-1);
+}
+
+int
+sandbox_create_finish(struct sandbox *sb, char *err, size_t len)
+{
+	if (sandbox_create_check(sb, err, len) == 0)
+		return (0);
 	sandbox_teardown(sb, HAVE_ALL, 0);
 	return (-1);
 }

@@ -131,6 +131,12 @@ int	sandbox_create_begin(struct sandbox *, const struct sandbox_spec *,
 	    char *, size_t);
 int	sandbox_create_finish(struct sandbox *, char *, size_t);
 /*
+ * As sandbox_create_finish, but a failure only kills pid 1 and leaves
+ * the rest to sandbox_destroy, for a caller that waits for pid 1's end
+ * on its pidfd instead of in the teardown.
+ */
+int	sandbox_create_check(struct sandbox *, char *, size_t);
+/*
  * Start argv inside the sandbox as its uid, with every restriction of
  * DESIGN.md section 2: pid 1 forks it.  sandbox_spawn_begin sends the
  * request and returns 0 at once, or -1 with err.  sandbox_spawn_step

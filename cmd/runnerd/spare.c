@@ -197,15 +197,31 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 	return (NULL);
 }
 
-/* A new config, a stop: what was built for the old one goes. */
+/*
+ * A new config, a stop: what was built for the old one goes, through
+ * the graveyard: runnerd waits for no pid 1 of them.  Their uids are
+ * free at once, as a new config's uid map has them anyway.
+ */
 void
 spare_drop(void)
 {
-	size_t	 i;
+	struct rsandbox	*rs;
 
-	/* All die at once; each teardown then finds its pid 1 gone. */
-	for (i = 0; i < nspares; i++)
-		sandbox_kill(&spares[i]->sb);
-	while (nspares > 0)
-		spare_free(spares[--nspares]);
+	while (nspares > 0) {
+		rs = spares[--nspares];
+		if (rs->ev_events_set) {
+			event_del(&rs->ev_events);
+			rs->ev_events_set = 0;
+		}
+		uid_free(&runnerd_conf->global, rs->sb.uid);
+		runnerd_grave_spare(rs);
+	}
+}
+
+/* Its pid 1 is dead: the rest goes. */
+void
+spare_bury(struct rsandbox *rs)
+{
+	cgretry_destroy(&rs->sb, 0);
+	free(rs);
 }
