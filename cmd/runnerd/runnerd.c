@@ -600,7 +600,7 @@ runnerd_grave_ready(int fd, short event, void *arg)
 {
 	struct rsandbox	*rs = arg;
 
-	if (event & EV_TIMEOUT) {
+	if ((event & EV_TIMEOUT) && rs->sb.init_pidfd != -1) {
 		log_warnx("sandbox %s: pid 1 is still dying after %d ms",
 		    rs->sb.id, SBX_KILL_WAIT_MS);
 		event_add(&rs->ev_grave, NULL);
@@ -738,10 +738,12 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	strlcpy(rs->run_corr, req->create.corr, sizeof(rs->run_corr));
 	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
 	if (exec_start(rs, &req->exec, peerid) == -1) {
-		if (rs->prebuilt)
-			cgretry_destroy(&rs->sb, 0);
 		runnerd_uid_release(rs);
-		free(rs);
+		/* A spare taken: its pid 1 is waited for as a dropped one's. */
+		if (rs->prebuilt)
+			runnerd_grave_spare(rs);
+		else
+			free(rs);
 		return;
 	}
 	runnerd_make(rs, pol, &req->create, peerid);

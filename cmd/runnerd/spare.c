@@ -69,11 +69,11 @@ spare_finish(struct rsandbox *rs)
 		return (0);
 	event_del(&rs->ev_events);
 	rs->ev_events_set = 0;
-	if (sandbox_create_finish(&rs->sb, err, sizeof(err)) == 0)
+	if (sandbox_create_check(&rs->sb, err, sizeof(err)) == 0)
 		return (0);
 	log_warnx("%s: sandbox %s: %s", __func__, rs->sb.id, err);
 	uid_free(&runnerd_conf->global, rs->sb.uid);
-	free(rs);
+	runnerd_grave_spare(rs);
 	spare_failed = 1;
 	return (-1);
 }
