@@ -397,7 +397,7 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 			    "an exec starting; try again", rs->sb.id);
 			return;
 		}
-	if (rs->life.pausing) {
+	if (l->pausing) {
 		runnerd_result(peerid, corr, EAGAIN, "sandbox %s is still "
 		    "freezing; try again", rs->sb.id);
 		return;

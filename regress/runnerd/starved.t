@@ -18,7 +18,7 @@
 # idle (same bound).
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 13
+plan 14
 
 N=${STARVED_RUNS:-200}
 SECS=${STARVED_SECONDS:-8}
@@ -157,7 +157,15 @@ check "run p99 while pausing $rbusy99 ms <= 2 x idle p99 $ridle99 ms + 20 ms ($b
 # The burner was frozen: a pause holds even a starved sandbox still.
 out=$(ctl pause "$P")
 is "$out" paused "the starved sandbox, burner and all, pauses"
+ctl resume "$P" >/dev/null
+# A destroy while a pause still waits for the freeze: both answered.
+ctl pause "$P" > "$T/pause.out" 2>&1 & pp=$!
+sleep 0.01
 ctl destroy "$P" >/dev/null
-is "$?" 0 "destroy of the paused starved sandbox"
+is "$?" 0 "destroy of the starved sandbox while it pauses"
+wait $pp
+out=$(cat "$T/pause.out")
+check "the pause is answered too: paused, or cancelled by the destroy ($out)" \
+    [ "$out" = paused -o -n "$(echo "$out" | grep 'was destroyed before it froze')" ]
 wait $burner
 done_testing
