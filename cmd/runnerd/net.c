@@ -195,6 +195,82 @@ net_claim(const struct policy_msg *pol, const struct sbx_create_req *req,
 	return (1);
 }
 
+/* Is a veth made ahead ready to be built around (spare.c)? */
+int
+net_spare_ready(void)
+{
+	size_t	 i;
+
+	if (!net_available)
+		return (0);
+	for (i = 0; i < NET_SPARE_MAX; i++)
+		if (spares[i].state == SPARE_READY && spares[i].netns != -1 &&
+		    runnerd_find(spares[i].id) == NULL)
+			return (1);
+	return (0);
+}
+
+/*
+ * A ready veth's id and namespace, for a sandbox built ahead around
+ * it: no longer a spare of ours, another is asked for.  -1 if none.
+ */
+int
+net_spare_lend(char *id, int *netns)
+{
+	struct net_spare	*sp;
+	size_t			 i;
+
+	*netns = -1;
+	for (i = 0; i < NET_SPARE_MAX; i++) {
+		sp = &spares[i];
+		if (sp->state != SPARE_READY || sp->netns == -1 ||
+		    runnerd_find(sp->id) != NULL)
+			continue;
+		strlcpy(id, sp->id, SBX_ID_SIZE);
+		*netns = sp->netns;
+		sp->netns = -1;
+		net_spare_forget(sp);
+		net_prepare_soon();
+		return (0);
+	}
+	return (-1);
+}
+
+/* A sandbox built around a lent veth goes untaken: so does the veth. */
+void
+net_spare_release(const char *id)
+{
+	struct net_id	 m;
+
+	if (!net_available)
+		return;
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.id, id, sizeof(m.id));
+	net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
+}
+
+/*
+ * A sandbox built ahead around a lent veth is taken: netd adds its
+ * policy's rules, and its execs wait for that as any other's.
+ */
+void
+net_begin_spare(struct rsandbox *rs)
+{
+	struct net_setup	 m;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.corr, rs->corr, sizeof(m.corr));
+	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	strlcpy(m.policy, rs->sb.policy.name, sizeof(m.policy));
+	m.prepared = 1;
+	net_send(IMSG_NET_SETUP, 0, -1, &m, sizeof(m));
+	runnerd_flush();
+	rs->spare_net = 0;
+	rs->net = RNET_PENDING;
+	rs->tap = 0;
+	rs->tap_uid = 0;
+}
+
 /*
  * Ask netd for the sandbox's network; *netns is the namespace the
  * sandbox is to be built in (-1 for none prepared: a tap sandbox's
@@ -305,8 +381,10 @@ net_ready(const struct net_ready *r)
 		if (r->error != 0) {
 			log_warnx("no network ahead of demand: %s", r->msg);
 			net_spare_forget(sp);
-		} else
+		} else {
 			sp->state = SPARE_READY;
+			spare_soon();
+		}
 		return;
 	}
 	if ((rs = runnerd_find(r->id)) == NULL || rs->net != RNET_PENDING)
@@ -338,8 +416,9 @@ net_up(void)
 	struct net_sync	 m;
 	size_t		 n = 0;
 
-	/* The spare is not live: netd removes it with the rest. */
+	/* The spares are not live: netd removes them with the rest. */
 	net_spare_drop(0);
+	spare_drop_net();
 	net_available = 1;
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes) {
 		if (rs->net != RNET_UP)
@@ -368,6 +447,7 @@ net_down(void)
 
 	net_available = 0;
 	net_spare_drop(0);
+	spare_drop_net();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->net == RNET_PENDING) {
 			rs->net = RNET_NONE;

@@ -379,9 +379,11 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 	int			 netns = -1, rc;
 
 	/* netd sets the network up while the sandbox is built. */
-	if (rs->prebuilt)
+	if (rs->prebuilt) {
 		rc = 0;
-	else if ((rc = net_begin(rs, req, &pol->m, &netns, err,
+		if (rs->spare_net)
+			net_begin_spare(rs);
+	} else if ((rc = net_begin(rs, req, &pol->m, &netns, err,
 	    sizeof(err))) == 0)
 		rc = runnerd_build(rs, pol, netns, err, sizeof(err));
 	if (netns != -1)
@@ -1158,7 +1160,7 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 	runnerd_conf = conf;
 	uid_reset(&conf->global);
 	svcws_conf(&conf->global);
-	spare_soon();
+	spare_conf();
 }
 
 /*

@@ -167,6 +167,7 @@ struct rsandbox {
 	uint32_t		 tap_uid;
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 prebuilt;	/* taken from spare.c */
+	int			 spare_net;	/* built around a lent veth */
 	int			 building;	/* pid 1 has not reported */
 	/* pid 1 starts one exec at a time; the others wait their turn. */
 	struct rexec		*starting;
@@ -223,6 +224,8 @@ struct rsandbox *spare_take(const struct conf_policy *,
 	    const struct sbx_create_req *);
 void	 spare_soon(void);
 void	 spare_drop(void);
+void	 spare_drop_net(void);
+void	 spare_conf(void);
 void	 spare_bury(struct rsandbox *);
 void	 runnerd_grave_spare(struct rsandbox *);
 
@@ -240,6 +243,10 @@ void	 net_prepare_soon(void);
 int	 net_claim(const struct policy_msg *, const struct sbx_create_req *,
 	    char *);
 void	 net_spare_drop(int);
+int	 net_spare_ready(void);
+int	 net_spare_lend(char *, int *);
+void	 net_spare_release(const char *);
+void	 net_begin_spare(struct rsandbox *);
 
 /* exec.c */
 int	 exec_start(struct rsandbox *, struct sbx_exec_req *, uint32_t);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Sandboxes built ahead of demand (prebuild N): a create takes one; a
 # reload never hands out one built under the old policy; a create for
-# another policy turns them to it; prebuild 0 builds none.
+# another policy builds for it too; a run takes one, never used before;
+# prebuild N bounds them; prebuild 0 builds none.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 14
+plan 19
 
 setup_users
 base=$((300000 + ($$ % 500) * 1000))
@@ -52,19 +53,41 @@ is "$(pidsmax "$id")" 77 "the next sandbox has the new policy's limits"
 check "the old spare's directory is gone" [ ! -e "$(state_dir)/$old" ]
 ctl destroy "$id" >/dev/null
 
-# Another policy asked for: the spares turn to it.
+# Another policy asked for: it gets spares of its own, the default
+# policy keeps its.
+ofpol() {	# the spares with that pids limit
+	for s in $(spares); do
+		[ "$(pidsmax "$s")" = "$1" ] && echo "$s"
+	done
+}
+one_each() { [ "$(ofpol 32 | wc -l)" = 1 ] && [ "$(ofpol 77 | wc -l)" = 1 ]; }
 t1=$(sbx_create tight)
-check "after a create for another policy, one spare again" wait_for 5 one_spare
-sp=$(spares)
+check "after a create for another policy, one spare for each" \
+    wait_for 5 one_each
+sp=$(ofpol 32)
 t2=$(sbx_create tight)
-is "$t2" "$sp" "the next create for that policy takes it"
+is "$t2" "$sp" "the next create for that policy takes its spare"
 is "$(pidsmax "$t2")" 32 "with that policy's limits"
 ctl destroy "$t1" >/dev/null; ctl destroy "$t2" >/dev/null
 
+# A run takes one too, and never one another run used: what the first
+# wrote is not there for the second.
+check "spares again" wait_for 5 one_each
+sp=$(ofpol 77)
+out=$(run_sbx -- sh -c 'hostname; echo x > /tmp/mark; echo y > mark')
+is "$(echo "$out" | head -n 1)" "sbx-$(echo $sp | cut -c1-8)" \
+    "a run takes the spare"
+check "the spare taken by a run is destroyed after it" \
+    wait_for 5 test ! -e "$(state_dir)/$sp"
+is "$(run_sbx -- sh -c 'cat /tmp/mark mark 2>&1 | wc -l; ls /tmp')" 2 \
+    "the next run sees nothing of it"
+
 conf "prebuild 3" 77
 ctl reload >/dev/null
-three() { [ "$(nspares)" = 3 ]; }
-check "prebuild 3 builds three" wait_for 5 three
+three() { [ "$(ofpol 32 | wc -l)" = 3 ] && [ "$(ofpol 77 | wc -l)" = 3 ]; }
+check "prebuild 3 builds three for each policy in use" wait_for 10 three
+sleep 0.3
+is "$(nspares)" 6 "and no more"
 conf "prebuild 0" 77
 ctl reload >/dev/null
 none() { [ "$(nspares)" = 0 ]; }
