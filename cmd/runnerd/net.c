@@ -46,12 +46,17 @@ struct net_spare {
 static struct net_spare	 spares[NET_SPARE_MAX];
 static struct event	 ev_prepare;
 
+/* Those lent to sandboxes built ahead (spare.c) count. */
 static size_t
 net_spare_want(void)
 {
+	size_t	 want, lent;
+
 	if (runnerd_conf == NULL)
 		return (1);
-	return (MAX(1, MIN(runnerd_conf->global.prebuild, NET_SPARE_MAX)));
+	want = MAX(1, MIN(runnerd_conf->global.prebuild, NET_SPARE_MAX));
+	lent = spare_net_count();
+	return (lent >= want ? 0 : want - lent);
 }
 
 /* The spare of that id, or NULL. */
@@ -107,15 +112,18 @@ net_prepare(void)
 	struct net_spare	*sp;
 	struct net_id		 m;
 	char			 err[CTL_MSG_SIZE];
-	size_t			 i, want;
+	size_t			 i, want, have;
 	int			 rtnl;
 
 	if (!net_available || !net_configured())
 		return;
 	want = net_spare_want();
-	for (i = 0; i < want; i++) {
+	for (i = 0, have = 0; i < NET_SPARE_MAX; i++)
+		have += spares[i].state != SPARE_NONE;
+	for (i = 0; i < NET_SPARE_MAX && have < want; i++) {
 		if ((sp = &spares[i])->state != SPARE_NONE)
 			continue;
+		have++;
 		if (sandbox_net_take(&sp->netns, &rtnl, err,
 		    sizeof(err)) == -1) {
 			log_warnx("%s: %s", __func__, err);
@@ -247,6 +255,7 @@ net_spare_release(const char *id)
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.id, id, sizeof(m.id));
 	net_send(IMSG_NET_TEARDOWN, 0, -1, &m, sizeof(m));
+	net_prepare_soon();
 }
 
 /*
@@ -266,6 +275,7 @@ net_begin_spare(struct rsandbox *rs)
 	net_send(IMSG_NET_SETUP, 0, -1, &m, sizeof(m));
 	runnerd_flush();
 	rs->spare_net = 0;
+	net_prepare_soon();
 	rs->net = RNET_PENDING;
 	rs->tap = 0;
 	rs->tap_uid = 0;

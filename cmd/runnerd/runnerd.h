@@ -225,6 +225,7 @@ struct rsandbox *spare_take(const struct conf_policy *,
 void	 spare_soon(void);
 void	 spare_drop(void);
 void	 spare_drop_net(void);
+size_t	 spare_net_count(void);
 void	 spare_conf(void);
 void	 spare_bury(struct rsandbox *);
 void	 runnerd_grave_spare(struct rsandbox *);

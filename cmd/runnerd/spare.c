@@ -346,6 +346,18 @@ spare_drop_net(void)
 	}
 }
 
+/* Veths lent to spares, for netd's count of those made ahead (net.c). */
+size_t
+spare_net_count(void)
+{
+	size_t	 i, j, n = 0;
+
+	for (i = 0; i < SPARE_POOLS; i++)
+		for (j = 0; j < pools[i].n; j++)
+			n += pools[i].sb[j]->spare_net;
+	return (n);
+}
+
 /* At start-up, and at each config: the default policy has a pool. */
 void
 spare_conf(void)

@@ -7,7 +7,7 @@ need_root
 setup_users
 # "net" gives the networked run a veth and datapath elements; the
 # address is TEST-NET-3, never reached: /bin/true does not connect.
-write_conf '
+write_conf "${START_BENCH_CONF:-}"'
 policy "net" {
 	network { allow 203.0.113.10 port 80 }
 }'
