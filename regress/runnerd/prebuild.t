@@ -5,7 +5,7 @@
 # prebuild N bounds them; prebuild 0 builds none.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 19
+plan 24
 
 setup_users
 base=$((300000 + ($$ % 500) * 1000))
@@ -16,6 +16,10 @@ uid-range $base 1000
 $1
 policy "default" { limits { pids $2 } }
 policy "tight" { limits { pids 32 } }
+policy "net" {
+	limits { pids 48 }
+	network { allow 203.0.113.10 port 80 }
+}
 CONF
 }
 conf "" 64
@@ -82,14 +86,31 @@ check "the spare taken by a run is destroyed after it" \
 is "$(run_sbx -- sh -c 'cat /tmp/mark mark 2>&1 | wc -l; ls /tmp')" 2 \
     "the next run sees nothing of it"
 
+# A policy with a network: its spares are built around a veth made
+# ahead, and the run that takes one has that network, its own.
+run_sbx -p net -- true
+one_net() { [ "$(ofpol 48 | wc -l)" = 1 ]; }
+check "a policy with a network gets a spare too" wait_for 5 one_net
+sp=$(ofpol 48)
+out=$(run_sbx -p net -- sh -c 'hostname; grep -c : /proc/net/dev')
+is "$out" "sbx-$(echo $sp | cut -c1-8)
+2" "a networked run takes it, with lo and its veth"
+check "its veth goes with it: one is left, lent to the next spare" \
+    wait_for 5 sh -c "[ \$(ip -n $NS -o link | grep -c ': sbx') = 1 ]"
+
 conf "prebuild 3" 77
 ctl reload >/dev/null
-three() { [ "$(ofpol 32 | wc -l)" = 3 ] && [ "$(ofpol 77 | wc -l)" = 3 ]; }
+three() { [ "$(ofpol 32 | wc -l)" = 3 ] && [ "$(ofpol 77 | wc -l)" = 3 ] &&
+    [ "$(ofpol 48 | wc -l)" = 3 ]; }
 check "prebuild 3 builds three for each policy in use" wait_for 10 three
+links() { ip -n "$NS" -o link | grep -c ': sbx'; }
 sleep 0.3
-is "$(nspares)" 6 "and no more"
+is "$(nspares)" 9 "and no more"
+is "$(links)" 3 "the networked ones hold the three veths made ahead"
 conf "prebuild 0" 77
 ctl reload >/dev/null
 none() { [ "$(nspares)" = 0 ]; }
 check "prebuild 0 builds none, and drops what there was" wait_for 5 none
+check "and their veths: one made ahead is left" \
+    wait_for 5 sh -c "[ \$(ip -n $NS -o link | grep -c ': sbx') = 1 ]"
 done_testing
