@@ -672,6 +672,8 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
 	runnerd_grave(rs);
 	runnerd_result(peerid, corr, 0, "destroyed");
+	/* Out now: the loop's next turn may bury or build first. */
+	runnerd_flush();
 	spare_soon();
 }
 
