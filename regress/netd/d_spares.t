@@ -2,7 +2,8 @@
 # The networks made ahead of demand (prebuild N: N spares, at least
 # one): each a veth in a net namespace of its own with no rules, so its
 # interface drops everything; a burst of creates takes them and the
-# ones past them are set up whole; they are made again; destroyed
+# ones past them are set up whole; they are made again; a run that
+# takes a sandbox built ahead around one has its rules; destroyed
 # sandboxes and a stop leave no link behind.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
@@ -14,7 +15,7 @@ policy \"net\" {
 	network { allow $PUB1 port 80 }
 }"
 dtopo_up || { echo "Bail out! the suite did not start"; exit 1; }
-plan 14
+plan 18
 
 links() { ip -n $NS -o link | grep -o ': sbx[0-9a-f]*' | cut -c3- | sort; }
 count_ours() {
@@ -56,6 +57,19 @@ expect l "tcp $PUB1 80" ok "so does another of the burst"
 expect l "tcp $PUB1 81" timeout "and no more"
 check "three spares again: made in the background" wait_for 5 \
     sh -c "[ \$(ip -n $NS -o link | grep -c ': sbx') = 9 ]"
+
+# Sandboxes of "net" are built ahead now, each around a veth: a run
+# takes one, and its rules hold as any sandbox's.
+built_net() { grep -q "built ahead for policy net" "$LOG"; }
+check "sandboxes of policy net are built ahead" wait_for 5 built_net
+sprobe r net "tcp $PUB1 80" "tcp $PUB1 81"
+probe_wait
+expect r "tcp $PUB1 80" ok "a run on one built ahead reaches its allowed server"
+expect r "tcp $PUB1 81" timeout "and no more"
+rid=$(grep "created: policy net" "$LOG" | tail -n 1 |
+    sed 's/.*sandbox \([0-9a-f]*\) created.*/\1/')
+check "that run's sandbox was one built ahead" \
+    grep -q "sandbox $rid built ahead for policy net" "$LOG"
 
 while read -r id; do
 	ctl destroy "$id" > /dev/null || echo "destroy $id failed"
