@@ -213,11 +213,15 @@ spare_build(int fd, short event, void *arg)
 		free(rs);
 		return;
 	}
-	if (pol->m.has_network) {
-		net_spare_lend(rs->sb.id, &netns);
-		rs->spare_net = 1;
-	} else
+	if (!pol->m.has_network)
 		runnerd_new_id(rs->sb.id);
+	else if (net_spare_lend(rs->sb.id, &netns) == 0)
+		rs->spare_net = 1;
+	else {
+		uid_free(&runnerd_conf->global, rs->sb.uid);
+		free(rs);
+		return;
+	}
 	if (runnerd_build(rs, pol, netns, err, sizeof(err)) == -1) {
 		log_warnx("%s: policy %s: %s", __func__, pol->m.name, err);
 		if (netns != -1)
