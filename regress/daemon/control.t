@@ -52,7 +52,7 @@ check "an unknown request type is dropped" client unknown-type
 rpid=$(child_field runnerd pid)
 check "a show of an unknown sandbox is answered" client show-good-id
 check "a show of a malformed id is dropped by the master" client show-bad-id
-check "and the master logs why" wait_for 3 grep -q "not a sandbox id" "$LOG"
+check "and the master logs why" wait_for 3 grep -q "control: uid [0-9]*: not a sandbox id" "$LOG"
 sleep 0.3
 is "$(child_field runnerd pid)" "$rpid" "runnerd never saw it: the same pid"
 client close-mid
