@@ -42,7 +42,7 @@ struct msg_row {
 	size_t		 min;		/* payload bytes */
 	size_t		 max;
 	enum msg_fd	 fd;
-	msg_validator	 check;		/* NULL: the length says it all */
+	msg_validator	 check;		/* NULL: the length says all */
 };
 
 /* The row of a type; NULL if there is none. */
@@ -56,8 +56,8 @@ enum msg_prog		 msg_prog_of(enum proc_id);
  * fd and contents.  0, or -1 with a reason in err.  The fd stays in
  * the imsg: imsg_free closes it if nobody takes it.
  */
-int	 imsg_check(enum msg_prog, enum msg_prog, const struct imsg *, char *,
-	    size_t);
+int	 imsg_check(enum msg_prog, enum msg_prog, const struct imsg *,
+	    char *, size_t);
 /* Whether prog's messages of this row pass through the master. */
 int	 msg_relayed(const struct msg_row *, enum msg_prog);
 /* The master's relays: the one receiver of a row, 0 if several. */

@@ -879,7 +879,8 @@ runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
 static void
 runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_file_req	 req = *IMSG_PAYLOAD(imsg, struct sbx_file_req);
+	struct sbx_file_req	 req =
+	    *IMSG_PAYLOAD(imsg, struct sbx_file_req);
 	struct rsandbox		*rs;
 	int			 fd = imsg_get_fd(imsg);
 

@@ -1,9 +1,10 @@
 /*
  * dnspind's messages from runnerd pass through the master like envd's
- * and netd's (children.c relays them by the table).  Pins go from dnspind to netd, and their acks back, on a
- * channel of their own that the master makes: a socketpair, one end to
- * each, made again whenever either of them (re)starts.  netd checks
- * every request on it as the master checks what it relays.
+ * and netd's (children.c relays them by the table).  Pins go from
+ * dnspind to netd, and their acks back, on a channel of their own that
+ * the master makes: a socketpair, one end to each, made again whenever
+ * either of them (re)starts.  Both check what comes on it against the
+ * table too.
  */
 #include <sys/socket.h>
 

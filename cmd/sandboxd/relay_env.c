@@ -1,8 +1,9 @@
 /*
  * runnerd and envd talk through the master: each message is checked
  * against the table (lib/msgtab.c) in children.c before it is passed
- * on; a malformed one makes its sender misbehaved.  What cannot be delivered because
- * envd is down is answered here, so no exec waits for nobody.
+ * on; a malformed one makes its sender misbehaved.  What cannot be
+ * delivered because envd is down is answered here, so no exec waits
+ * for nobody.
  */
 #include <errno.h>
 #include <stdio.h>

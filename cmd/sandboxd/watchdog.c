@@ -82,8 +82,9 @@ watchdog_tick(int fd, short event, void *arg)
 int
 watchdog_pong(struct child *c, struct imsg *imsg)
 {
-	const struct proc_pong	*pong = IMSG_PAYLOAD(imsg, struct proc_pong);
+	const struct proc_pong	*pong;
 
+	pong = IMSG_PAYLOAD(imsg, struct proc_pong);
 	if (pong->seq != c->ping_seq)
 		return (-1);
 	c->pong_seq = pong->seq;
