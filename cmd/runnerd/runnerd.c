@@ -28,6 +28,7 @@
 struct rsandbox_tree	 rsandboxes = RB_INITIALIZER(&rsandboxes);
 struct sandboxd_conf	*runnerd_conf;
 static struct event	 ev_sigchld;
+static struct event	 ev_unmount;	/* sandbox_unmount.c's answers */
 
 static int
 rsandbox_cmp(struct rsandbox *a, struct rsandbox *b)
@@ -187,13 +188,25 @@ runnerd_env_send(uint32_t type, int fd, const void *data, size_t len)
 
 /*
  * Out now, not when the event loop next runs: envd and netd work on
- * what a create asks of them while runnerd builds the sandbox.
+ * what a create asks of them while runnerd builds the sandbox, and a
+ * reply is not held up by a spare built meanwhile.  One imsg_write
+ * stops at each message carrying an fd: write until all is out or the
+ * socket is full (the loop's write event sends the rest).
  */
 void
 runnerd_flush(void)
 {
-	if (imsg_write(&child_iev_main()->ibuf) == -1)
-		log_warn("%s", __func__);
+	struct imsgbuf	*ibuf = &child_iev_main()->ibuf;
+	uint32_t	 before;
+
+	while ((before = imsg_queued(ibuf)) > 0) {
+		if (imsg_write(ibuf) == -1) {
+			log_warn("%s", __func__);
+			return;
+		}
+		if (imsg_queued(ibuf) == before)
+			return;		/* full, or only part of one went */
+	}
 }
 
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
@@ -515,7 +528,7 @@ runnerd_id_going(const char *id)
 	TAILQ_FOREACH(rs, &graveyard, grave)
 		if (strcmp(rs->sb.id, id) == 0)
 			return (1);
-	return (cgretry_pending(id));
+	return (cgretry_pending(id) || sandbox_unmount_pending(id));
 }
 
 /* 1: parked (or refused), the caller is done; 0: go ahead now. */
@@ -1132,10 +1145,25 @@ runnerd_sigchld(int sig, short event, void *arg)
 }
 
 static void
+runnerd_unmounted(int fd, short event, void *arg)
+{
+	if (sandbox_unmount_read(runnerd_id_freed) == -1)
+		event_del(&ev_unmount);
+}
+
+static void
 runnerd_init(void)
 {
+	int	 fd;
+
 	signal_set(&ev_sigchld, SIGCHLD, runnerd_sigchld, NULL);
 	signal_add(&ev_sigchld, NULL);
+	/* Forked now, while runnerd is small. */
+	if ((fd = sandbox_unmount_start()) != -1) {
+		event_set(&ev_unmount, fd, EV_READ | EV_PERSIST,
+		    runnerd_unmounted, NULL);
+		event_add(&ev_unmount, NULL);
+	}
 }
 
 static void
@@ -1182,6 +1210,9 @@ runnerd_shutdown(void)
 	cgretry_flush();
 	svcws_shutdown();
 	runnerd_flush();
+	if (event_initialized(&ev_unmount))
+		event_del(&ev_unmount);
+	sandbox_unmount_stop();
 	sandbox_shutdown();
 }
 

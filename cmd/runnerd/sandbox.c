@@ -759,7 +759,11 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 				    sb->workspace, sb->ws_keep);
 		} else if (keep)
 			sandbox_keep_workspace(sb);
-		if (umount2(sb->workspace, MNT_DETACH) == -1 &&
+		/* Off the loop if it can be (sandbox_unmount.c). */
+		if (!keep && (have & HAVE_DIRS) &&
+		    sandbox_unmount_queue(sb->id, sb->dir) == 0)
+			have &= ~HAVE_DIRS;
+		else if (umount2(sb->workspace, MNT_DETACH) == -1 &&
 		    (!keep || errno != EINVAL))
 			log_warn("%s: umount %s", __func__, sb->workspace);
 	}
