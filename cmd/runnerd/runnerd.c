@@ -28,7 +28,6 @@
 struct rsandbox_tree	 rsandboxes = RB_INITIALIZER(&rsandboxes);
 struct sandboxd_conf	*runnerd_conf;
 static struct event	 ev_sigchld;
-static struct event	 ev_unmount;	/* sandbox_unmount.c's answers */
 
 static int
 rsandbox_cmp(struct rsandbox *a, struct rsandbox *b)
@@ -1145,25 +1144,11 @@ runnerd_sigchld(int sig, short event, void *arg)
 }
 
 static void
-runnerd_unmounted(int fd, short event, void *arg)
-{
-	if (sandbox_unmount_read(runnerd_id_freed) == -1)
-		event_del(&ev_unmount);
-}
-
-static void
 runnerd_init(void)
 {
-	int	 fd;
-
 	signal_set(&ev_sigchld, SIGCHLD, runnerd_sigchld, NULL);
 	signal_add(&ev_sigchld, NULL);
-	/* Forked now, while runnerd is small. */
-	if ((fd = sandbox_unmount_start()) != -1) {
-		event_set(&ev_unmount, fd, EV_READ | EV_PERSIST,
-		    runnerd_unmounted, NULL);
-		event_add(&ev_unmount, NULL);
-	}
+	sandbox_unmount_init(runnerd_id_freed);
 }
 
 static void
@@ -1210,8 +1195,6 @@ runnerd_shutdown(void)
 	cgretry_flush();
 	svcws_shutdown();
 	runnerd_flush();
-	if (event_initialized(&ev_unmount))
-		event_del(&ev_unmount);
 	sandbox_unmount_stop();
 	sandbox_shutdown();
 }

@@ -223,19 +223,17 @@ int	sandbox_net_take(int *, int *, char *, size_t);
 void	sandbox_kill(struct sandbox *);
 /*
  * sandbox_unmount.c: a destroyed sandbox's workspace unmounted and its
- * directories removed by a child process, off the caller's loop (umount
- * waits for an RCU grace period).  sandbox_unmount_start forks it and
- * returns the fd to watch for reading (-1: sandbox_destroy does it all
- * itself, as it does for a queue full or a kept workspace); then
- * sandbox_unmount_read calls freed(id) for each sandbox whose
- * directories are gone (-1 once the unmounter is gone: stop watching);
- * until then sandbox_unmount_pending(id) is 1.
+ * directories removed by a child process forked on demand, off the
+ * caller's libevent loop (umount waits for an RCU grace period).  After
+ * sandbox_unmount_init, sandbox_destroy queues them there, and freed(id)
+ * is called from the loop once they are gone; until then
+ * sandbox_unmount_pending(id) is 1.  Without init, a queue full or a
+ * kept workspace, sandbox_destroy does it all itself.
  * sandbox_unmount_stop waits (bounded) for what is queued.
  */
-int	sandbox_unmount_start(void);
+void	sandbox_unmount_init(void (*)(const char *));
 int	sandbox_unmount_queue(const char *, const char *);
 int	sandbox_unmount_pending(const char *);
-int	sandbox_unmount_read(void (*)(const char *));
 void	sandbox_unmount_stop(void);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);

@@ -1,6 +1,5 @@
 /*
- * The unmounter: a child of runnerd, forked at its start while it holds
- * few fds and little memory, that unmounts a destroyed sandbox's
+ * The unmounter: a child of runnerd that unmounts a destroyed sandbox's
  * workspace and removes its directories.  umount2(2) returns only after
  * an RCU grace period (namespace_unlock), which on a loaded host takes
  * from a few to over a hundred milliseconds: in runnerd's loop, every
@@ -8,13 +7,15 @@
  * (runnerd parks a create asking for it); its uid and cgroup go as
  * before, since nothing of it runs any more.
  *
- * One job is one SOCK_SEQPACKET message each way: the id and the
- * directory out, the id and an errno back.  A job that cannot be sent
- * now (no unmounter, UNMOUNT_QUEUE_MAX pending, the socket full) is
- * done in the loop as before, so the queue is bounded.  The unmounter
- * works in runnerd's mount namespace, which runnerd never leaves, and
- * dies with runnerd; a directory it leaves, the next runnerd's
- * reconcile removes.
+ * It is forked when a destroy has work for it, and runnerd closes its
+ * socket once it has been idle UNMOUNT_IDLE_MS: at EOF it exits, so it
+ * lives only while sandboxes go.  One job is one SOCK_SEQPACKET message
+ * each way: the id and the directory out, the id and an errno back.  A
+ * job that cannot be sent now (no unmounter, UNMOUNT_QUEUE_MAX pending,
+ * the socket full) is done in the loop as before, so the queue is
+ * bounded.  The unmounter works in runnerd's mount namespace, which
+ * runnerd never leaves, and dies with runnerd; a directory it leaves,
+ * the next runnerd's reconcile removes.
  */
 #include <sys/types.h>
 #include <sys/mount.h>
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <event.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -37,6 +39,7 @@
 
 #define UNMOUNT_QUEUE_MAX	256
 #define UNMOUNT_STOP_MS		10000	/* at a stop, for what is queued */
+#define UNMOUNT_IDLE_MS		1000
 
 struct unmount_job {
 	char	 id[SANDBOX_ID_SIZE];
@@ -59,6 +62,10 @@ static TAILQ_HEAD(, unmount_pending)	 unmount_pendings =
 static size_t				 unmount_npending;
 static int				 unmount_sock = -1;
 static pid_t				 unmount_pid = -1;
+static void				(*unmount_freed)(const char *);
+static struct event			 ev_unmount_read, ev_unmount_idle;
+
+static int	sandbox_unmount_read(void);
 
 /* rmdir that may find it gone; the first failure is kept. */
 static void
@@ -126,8 +133,22 @@ unmount_main(int sock)
 	}
 }
 
-int
-sandbox_unmount_start(void)
+static void
+unmount_read_cb(int fd, short event, void *arg)
+{
+	(void)sandbox_unmount_read();
+}
+
+/* Idle since the timer was armed: it goes, and comes back on demand. */
+static void
+unmount_idle_cb(int fd, short event, void *arg)
+{
+	if (unmount_npending == 0)
+		sandbox_unmount_stop();
+}
+
+static int
+unmount_fork(void)
 {
 	int	 sp[2];
 	pid_t	 pid;
@@ -149,7 +170,17 @@ sandbox_unmount_start(void)
 	close(sp[1]);
 	unmount_sock = sp[0];
 	unmount_pid = pid;
-	return (unmount_sock);
+	event_set(&ev_unmount_read, unmount_sock, EV_READ | EV_PERSIST,
+	    unmount_read_cb, NULL);
+	event_add(&ev_unmount_read, NULL);
+	return (0);
+}
+
+void
+sandbox_unmount_init(void (*freed)(const char *))
+{
+	unmount_freed = freed;
+	evtimer_set(&ev_unmount_idle, unmount_idle_cb, NULL);
 }
 
 /* 0: the unmounter has it; -1: the caller does it now. */
@@ -159,7 +190,8 @@ sandbox_unmount_queue(const char *id, const char *dir)
 	struct unmount_job	 j;
 	struct unmount_pending	*p;
 
-	if (unmount_sock == -1 || unmount_npending >= UNMOUNT_QUEUE_MAX)
+	if (unmount_freed == NULL || unmount_npending >= UNMOUNT_QUEUE_MAX ||
+	    (unmount_sock == -1 && unmount_fork() == -1))
 		return (-1);
 	memset(&j, 0, sizeof(j));
 	if (strlcpy(j.id, id, sizeof(j.id)) >= sizeof(j.id) ||
@@ -175,6 +207,7 @@ sandbox_unmount_queue(const char *id, const char *dir)
 	strlcpy(p->id, id, sizeof(p->id));
 	TAILQ_INSERT_TAIL(&unmount_pendings, p, entry);
 	unmount_npending++;
+	evtimer_del(&ev_unmount_idle);
 	return (0);
 }
 
@@ -193,6 +226,8 @@ sandbox_unmount_pending(const char *id)
 static void
 unmount_forget(const char *id, void (*freed)(const char *))
 {
+	struct timeval		 tv = { UNMOUNT_IDLE_MS / 1000,
+				    (UNMOUNT_IDLE_MS % 1000) * 1000 };
 	struct unmount_pending	*p;
 	char			 copy[SANDBOX_ID_SIZE];
 
@@ -205,8 +240,23 @@ unmount_forget(const char *id, void (*freed)(const char *))
 	TAILQ_REMOVE(&unmount_pendings, p, entry);
 	unmount_npending--;
 	free(p);
+	if (unmount_npending == 0 && unmount_sock != -1)
+		evtimer_add(&ev_unmount_idle, &tv);
 	if (freed != NULL && !sandbox_unmount_pending(copy))
 		freed(copy);
+}
+
+/* Its socket closed; the process waited for (dead, or dies at EOF). */
+static void
+unmount_close(void)
+{
+	event_del(&ev_unmount_read);
+	evtimer_del(&ev_unmount_idle);
+	close(unmount_sock);
+	unmount_sock = -1;
+	if (unmount_pid != -1)
+		waitpid(unmount_pid, NULL, 0);
+	unmount_pid = -1;
 }
 
 /* The unmounter is gone: what it had is left to the next reconcile. */
@@ -219,21 +269,14 @@ unmount_lost(void (*freed)(const char *))
 		return;
 	log_warnx("%s: the unmounter is gone; %zu sandbox directories left "
 	    "behind", __func__, unmount_npending);
-	close(unmount_sock);
-	unmount_sock = -1;
-	if (unmount_pid != -1)
-		waitpid(unmount_pid, NULL, 0);	/* dead, or dies at EOF */
-	unmount_pid = -1;
+	unmount_close();
 	while ((p = TAILQ_FIRST(&unmount_pendings)) != NULL)
 		unmount_forget(p->id, freed);
 }
 
-/*
- * What the unmounter finished, each id to freed; never blocks.  -1
- * once it is gone (its pending ids were freed).
- */
-int
-sandbox_unmount_read(void (*freed)(const char *))
+/* What the unmounter finished, each id freed; never blocks. */
+static int
+sandbox_unmount_read(void)
 {
 	struct unmount_done	 d;
 	ssize_t			 n;
@@ -245,7 +288,7 @@ sandbox_unmount_read(void (*freed)(const char *))
 		if (n == -1 && errno == EAGAIN)
 			return (0);
 		if (n != sizeof(d)) {
-			unmount_lost(freed);
+			unmount_lost(unmount_freed);
 			break;
 		}
 		d.id[sizeof(d.id) - 1] = '\0';
@@ -253,12 +296,15 @@ sandbox_unmount_read(void (*freed)(const char *))
 		if (d.err != 0)
 			log_warnx("sandbox %s: %s: %s", d.id, d.what,
 			    strerror(d.err));
-		unmount_forget(d.id, freed);
+		unmount_forget(d.id, unmount_freed);
 	}
 	return (-1);
 }
 
-/* A stop: what is queued is done, within UNMOUNT_STOP_MS, then it goes. */
+/*
+ * A stop, or idle: what is queued is done, within UNMOUNT_STOP_MS, and
+ * it goes.  The ids done meanwhile are freed as usual.
+ */
 void
 sandbox_unmount_stop(void)
 {
@@ -273,19 +319,15 @@ sandbox_unmount_stop(void)
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, left) == -1 && errno != EINTR)
 			break;
-		(void)sandbox_unmount_read(NULL);
+		(void)sandbox_unmount_read();
 	}
 	if (unmount_sock == -1)
 		return;
 	if (unmount_npending > 0) {
 		/* Stuck in the kernel: the next reconcile does the rest. */
 		kill(unmount_pid, SIGKILL);
-		unmount_lost(NULL);
+		unmount_lost(unmount_freed);
 		return;
 	}
-	close(unmount_sock);
-	unmount_sock = -1;
-	/* EOF: it exits. */
-	waitpid(unmount_pid, NULL, 0);
-	unmount_pid = -1;
+	unmount_close();	/* EOF: it exits */
 }
