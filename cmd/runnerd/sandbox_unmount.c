@@ -1,11 +1,15 @@
 /*
- * The unmounter: a child of runnerd that unmounts a destroyed sandbox's
- * workspace and removes its directories.  umount2(2) returns only after
- * an RCU grace period (namespace_unlock), which on a loaded host takes
- * from a few to over a hundred milliseconds: in runnerd's loop, every
- * client would wait for it.  Queued here, only that sandbox's id waits
- * (runnerd parks a create asking for it); its uid and cgroup go as
- * before, since nothing of it runs any more.
+ * The unmounter: a child of runnerd that removes a destroyed sandbox's
+ * cgroups, unmounts its workspace and removes its directories, once its
+ * pid 1 is dead.  umount2(2) returns only after an RCU grace period
+ * (namespace_unlock), and a cgroup rmdir waits for the host's one
+ * cgroup_mutex: on a loaded host each takes from a few to over a
+ * hundred milliseconds, and in runnerd's loop every client would wait
+ * for them.  Queued here, only that sandbox's id waits (runnerd parks a
+ * create asking for it); its uid goes as before, since nothing of it
+ * runs any more.  A cgroup still busy (its last tasks dying on their
+ * own CPU time) is waited for here, SBX_KILL_WAIT_MS at most, killing
+ * what is left, and then left behind for the next reconcile.
  *
  * It is forked when a destroy has work for it, and runnerd closes its
  * socket once it has been idle UNMOUNT_IDLE_MS: at EOF it exits, so it
@@ -48,6 +52,7 @@ struct unmount_job {
 
 struct unmount_done {
 	char	 id[SANDBOX_ID_SIZE];
+	int	 cgroup_busy;		/* left behind */
 	int	 err;			/* errno of the first failure, or 0 */
 	char	 what[CONF_PATH_SIZE];	/* what failed: rmdir, or umount */
 };
@@ -85,6 +90,7 @@ unmount_do(const struct unmount_job *j, struct unmount_done *d)
 
 	memset(d, 0, sizeof(*d));
 	strlcpy(d->id, j->id, sizeof(d->id));
+	d->cgroup_busy = cgroup_remove(j->id, SBX_KILL_WAIT_MS) == 1;
 	if ((size_t)snprintf(ws, sizeof(ws), "%s/workspace", j->dir) >=
 	    sizeof(ws) || (size_t)snprintf(root, sizeof(root), "%s/root",
 	    j->dir) >= sizeof(root)) {
@@ -143,8 +149,11 @@ unmount_read_cb(int fd, short event, void *arg)
 static void
 unmount_idle_cb(int fd, short event, void *arg)
 {
-	if (unmount_npending == 0)
-		sandbox_unmount_stop();
+	if (unmount_npending != 0)
+		return;
+	log_debug("%s: unmounter %d idle: it goes", __func__,
+	    (int)unmount_pid);
+	sandbox_unmount_stop();
 }
 
 static int
@@ -168,6 +177,7 @@ unmount_fork(void)
 		unmount_main(sp[1]);
 	}
 	close(sp[1]);
+	log_debug("%s: unmounter %d forked", __func__, (int)pid);
 	unmount_sock = sp[0];
 	unmount_pid = pid;
 	event_set(&ev_unmount_read, unmount_sock, EV_READ | EV_PERSIST,
@@ -293,6 +303,9 @@ sandbox_unmount_read(void)
 		}
 		d.id[sizeof(d.id) - 1] = '\0';
 		d.what[sizeof(d.what) - 1] = '\0';
+		if (d.cgroup_busy)
+			log_warnx("sandbox %s: its cgroup is still busy after "
+			    "%d ms: left behind", d.id, SBX_KILL_WAIT_MS);
 		if (d.err != 0)
 			log_warnx("sandbox %s: %s: %s", d.id, d.what,
 			    strerror(d.err));
