@@ -17,9 +17,10 @@ wants to know, against a running suite (life_bench.sh starts it):
                 A run or create refused (the control socket's client
                 cap) is a figure, not a failure of the bench.
 
-Each part also prints the CPU time the master and runnerd spent on it
-(/proc/PID/stat), per sandbox made: a figure the machine's other load
-does not distort as it does wall time.
+Each part also prints the CPU time the master, runnerd and runnerd's
+reaped children (pid 1s, helpers) spent on it (/proc/PID/stat), per
+sandbox made: a figure the machine's other load distorts less than
+wall time.
 
 Usage: life_bench.py SANDBOXCTL SOCKET MASTER_PID.  The exit status says
 whether every measurement ran, not whether a target was met.  BENCH_KV
@@ -157,34 +158,39 @@ def host_memory(fig):
           % (pid1 / LIVE, fig["host_kib_per_sandbox"]))
 
 
-def cpu_ms(pid):
-    """utime + stime of a process in ms; 0 if it is gone."""
+def cpu_ms(pid, children=False):
+    """utime + stime of a process in ms, or of its reaped children's;
+    0 if it is gone."""
     try:
         with open("/proc/%d/stat" % pid) as f:
             st = f.read()
     except (FileNotFoundError, ProcessLookupError):
         return 0.0
     fields = st[st.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) * 1000.0 / \
+    i = 13 if children else 11
+    return (int(fields[i]) + int(fields[i + 1])) * 1000.0 / \
         os.sysconf("SC_CLK_TCK")
 
 
 def daemons_cpu():
-    """CPU ms so far of the master and runnerd."""
+    """CPU ms so far of the master, runnerd, and runnerd's reaped
+    children: the sandboxes' pid 1s (building, serving, dying) and any
+    helper of runnerd's."""
     pids = daemon_pids()
-    out = {"master": cpu_ms(pids[0]), "runnerd": 0.0}
+    out = {"master": cpu_ms(pids[0]), "runnerd": 0.0, "children": 0.0}
     for p in pids[1:]:
         with open("/proc/%d/comm" % p) as f:
             if f.read().strip() == "runnerd":
                 out["runnerd"] = cpu_ms(p)
+                out["children"] = cpu_ms(p, True)
     return out
 
 
 def print_cpu(before, n):
     after = daemons_cpu()
-    print("  CPU per sandbox: master %.2f ms, runnerd %.2f ms" % (
-        (after["master"] - before["master"]) / n,
-        (after["runnerd"] - before["runnerd"]) / n))
+    print("  CPU per sandbox: master %.2f ms, runnerd %.2f ms, runnerd's "
+          "children %.2f ms" % tuple((after[k] - before[k]) / n for k in
+                                     ("master", "runnerd", "children")))
 
 
 def pct(sorted_v, p):
