@@ -204,6 +204,8 @@ spare_build(int fd, short event, void *arg)
 	if (spare_nbuilding() >= SPARE_BUILDING_MAX ||
 	    (p = spare_pool_next(&pol)) == NULL)
 		return;
+	/* The reply that made room for it goes out before its build. */
+	runnerd_flush();
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
 	TAILQ_INIT(&rs->execs);
