@@ -142,6 +142,9 @@ enum dp_del_kind {
 #define DP_ASK		0	/* netd's registry says, else the kernel */
 #define DP_SEEN		1	/* just dumped from the kernel */
 
+/* The nat chain, made only with an uplink. */
+#define DP_NAT_CHAIN	"postrouting"
+
 /* datapath.c */
 int		 dp_put_elems(struct dp *, uint16_t, uint16_t,
 		    const struct dp_elem *, size_t);
@@ -154,6 +157,10 @@ int		 dp_dump_counters(struct dp *,
 void		 dp_elem_ifname(const struct dp_elem *, char *);
 struct nftnl_set *dp_set_new(int);
 int		 dp_elem_present(struct dp *, const struct dp_elem *);
+
+/* dp_rule.c: the chains' rules */
+struct nftnl_rule *dp_rule_new(const char *);
+int		 dp_put_rules(struct dp *);
 
 /* dp_del.c: deletions, with or without NFT_MSG_DESTROY* */
 uint16_t	 dp_del_op(const struct dp *, enum dp_del_kind);
