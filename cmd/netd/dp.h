@@ -145,7 +145,11 @@ enum dp_del_kind {
 /* The nat chain, made only with an uplink. */
 #define DP_NAT_CHAIN	"postrouting"
 
-/* datapath.c */
+/* datapath.c: the table, its sets and chains */
+struct nftnl_set *dp_set_new(int);
+int		 dp_exists(struct dp *, uint16_t, enum nft_kind, void *);
+
+/* dp_elem.c: element and counter commands, dumps */
 int		 dp_put_elems(struct dp *, uint16_t, uint16_t,
 		    const struct dp_elem *, size_t);
 int		 dp_put_counter(struct dp *, uint16_t, uint16_t,
@@ -155,7 +159,6 @@ int		 dp_dump_counters(struct dp *,
 		    int (*)(struct dp *, const char *, uint64_t, uint64_t,
 		    void *), void *);
 void		 dp_elem_ifname(const struct dp_elem *, char *);
-struct nftnl_set *dp_set_new(int);
 int		 dp_elem_present(struct dp *, const struct dp_elem *);
 
 /* dp_rule.c: the chains' rules */

@@ -31,6 +31,7 @@
 #include "../../cmd/netd/ident.c"
 #include "../../cmd/netd/datapath.c"
 #include "../../cmd/netd/dp_rule.c"
+#include "../../cmd/netd/dp_elem.c"
 #include "../../cmd/netd/dp_sandbox.c"
 #include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
