@@ -171,10 +171,22 @@ int		 dp_put_dels(struct dp *, const struct dp_elem *, size_t, int);
 int		 dp_commit(struct dp *, const char *, dp_build_fn, void *);
 void		 dp_del_free(struct dp *);
 
-/* dp_sandbox.c */
+/* dp_policy.c: a policy's elements */
+uint8_t		*dp_key_start(struct dp_elem *, int, const char *);
+uint8_t		*dp_key_addr(uint8_t *, int, const void *);
+void		 dp_key_port(uint8_t *, uint8_t, uint16_t);
+struct dp_elem	*dp_elems_add(struct dp_elems *);
+int		 dp_policy_elems(const struct netd_ident *,
+		    const struct policy_msg *, const struct net_rule_msg *,
+		    size_t, struct dp_elems *);
+int		 dp_policy_names(const struct net_rule_msg *, size_t,
+		    struct dp_name **, size_t *);
+int		 dp_policy_cidrs(const struct net_rule_msg *, size_t,
+		    struct conf_prefix **, size_t *);
+
+/* dp_sandbox.c: the registry of sandboxes, their addition and removal */
 int		 dp_elem_cmp(const struct dp_elem *, const struct dp_elem *);
 int		 dp_elem_qcmp(const void *, const void *);
-struct dp_elem	*dp_elems_add(struct dp_elems *);
 int		 dp_elem_known(struct dp *, const struct dp_elem *,
 		    const struct timespec *);
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);

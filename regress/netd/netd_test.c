@@ -33,6 +33,7 @@
 #include "../../cmd/netd/dp_rule.c"
 #include "../../cmd/netd/dp_elem.c"
 #include "../../cmd/netd/dp_sandbox.c"
+#include "../../cmd/netd/dp_policy.c"
 #include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
 #include "../../cmd/netd/link.c"
