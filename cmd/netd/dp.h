@@ -125,6 +125,15 @@ struct dp {
 	struct dp_elems		 gone;		/* found absent meanwhile */
 };
 
+/*
+ * A run of elements for one batch: a slice of what a scan doomed, all
+ * seen in the kernel just now, or pins to add again (dp_build_repin).
+ */
+struct dp_slice {
+	const struct dp_elem	*v;
+	size_t			 n;
+};
+
 typedef int	(*dp_elem_fn)(struct dp *, const struct dp_elem *, void *);
 /* Fills the open batch; run again if the batch must be retried. */
 typedef int	(*dp_build_fn)(struct dp *, void *);
@@ -185,14 +194,31 @@ int		 dp_policy_cidrs(const struct net_rule_msg *, size_t,
 		    struct conf_prefix **, size_t *);
 
 /* dp_sandbox.c: the registry of sandboxes, their addition and removal */
+RB_PROTOTYPE(dp_sbxs, dp_sbx, entry, dp_sbx_cmp)
 int		 dp_elem_cmp(const struct dp_elem *, const struct dp_elem *);
 int		 dp_elem_qcmp(const void *, const void *);
 int		 dp_elem_known(struct dp *, const struct dp_elem *,
 		    const struct timespec *);
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
 void		 dp_sbx_free_all(struct dp *);
-void		 dp_held_free_all(struct dp *);
+
+/* dp_pin.c: pins, checked against the policy and counted */
+RB_PROTOTYPE(dp_pins, dp_pin, entry, dp_pin_cmp)
 int		 dp_pin_elem(const struct netd_pin *, const char *,
 		    struct dp_elem *);
+int		 dp_pin_named(const struct dp_name *, size_t,
+		    const struct dp_elem *);
+const struct addrclass_range *dp_pin_blocked(const struct conf_prefix *,
+		    size_t, const struct dp_elem *);
+int		 dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
+void		 dp_pins_renamed(struct dp_sbx *);
+int		 dp_put_pins_del(struct dp *, struct dp_sbx *);
+void		 dp_pins_prune(struct dp_sbx *, const struct timespec *);
+int		 dp_pins_note(struct dp_sbx *, const struct dp_elem *, uint64_t,
+		    const struct timespec *);
+int		 dp_build_repin(struct dp *, void *);
+
+/* dp_held.c: a service's pins across its restart */
+void		 dp_held_free_all(struct dp *);
 
 #endif

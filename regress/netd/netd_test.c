@@ -34,6 +34,8 @@
 #include "../../cmd/netd/dp_elem.c"
 #include "../../cmd/netd/dp_sandbox.c"
 #include "../../cmd/netd/dp_policy.c"
+#include "../../cmd/netd/dp_pin.c"
+#include "../../cmd/netd/dp_held.c"
 #include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
 #include "../../cmd/netd/link.c"
