@@ -200,7 +200,9 @@ int		 dp_elem_qcmp(const void *, const void *);
 int		 dp_elem_known(struct dp *, const struct dp_elem *,
 		    const struct timespec *);
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
+void		 dp_sbx_free(struct dp *, struct dp_sbx *);
 void		 dp_sbx_free_all(struct dp *);
+int		 dp_sandbox_del_known(struct dp *, struct dp_sbx *);
 
 /* dp_pin.c: pins, checked against the policy and counted */
 RB_PROTOTYPE(dp_pins, dp_pin, entry, dp_pin_cmp)

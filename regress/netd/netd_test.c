@@ -36,6 +36,7 @@
 #include "../../cmd/netd/dp_policy.c"
 #include "../../cmd/netd/dp_pin.c"
 #include "../../cmd/netd/dp_held.c"
+#include "../../cmd/netd/dp_scan.c"
 #include "../../cmd/netd/dp_del.c"
 #include "../../cmd/netd/dp_show.c"
 #include "../../cmd/netd/link.c"
