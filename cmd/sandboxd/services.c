@@ -31,7 +31,6 @@
 #include <sys/types.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,56 +43,13 @@
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
+#include "services.h"
 
-struct service {
-	TAILQ_ENTRY(service)	 entry;
-	char			 name[SVC_NAME_SIZE];
-	char			 policy[CONF_NAME_SIZE];
-	struct sbx_exec_req	*exec;		/* argv and env */
-	int			 declared;
-	int			 gone;		/* removed once stopped */
-	uint32_t		 peerid;
-	char			 id[SBX_ID_SIZE];	/* from the name */
-	enum svc_state		 state;
-	char			 corr[CORR_ID_SIZE];	/* this instance's */
-	int			 instance;	/* runnerd has one */
-	int			 have_result;
-	struct sbx_exec_result	 result;
-	char			 start_err[CTL_MSG_SIZE];
-	pid_t			 pid;
-	uint32_t		 starts, restarts;
-	time_t			 started;	/* monotonic */
-	time_t			 restart_times[CONF_RESTART_MAX];
-	unsigned int		 nrestart_times;	/* ring index */
-	unsigned int		 backoff_step;
-	uint32_t		 backoff_ms;
-	struct event		 ev_restart;
-	struct event		 ev_watchdog;
-	int			 watchdog_fired;
-	char			 kill_corr[CORR_ID_SIZE];
-	int			 stop_requested;
-	int			 start_after_stop;
-	int			 carry;		/* the next start is a restart */
-	uint32_t		 waiter;	/* a client waiting on a stop */
-	char			 waiter_corr[CORR_ID_SIZE];
-	int			 in_w, out_r;	/* our ends of its stdio */
-	struct event		 ev_out;
-	int			 ev_out_set;
-	uint32_t		 attached;	/* control client, 0 none */
-	uint64_t		 dropped;
-	char			 tail[SVC_TAIL_SIZE];	/* of its stderr */
-	size_t			 tail_len;
-	char			 reason[CTL_MSG_SIZE];
-};
-
-static TAILQ_HEAD(, service)	 services = TAILQ_HEAD_INITIALIZER(services);
-static uint32_t			 svc_slots;	/* peerids handed out */
-
-static void	svc_start_instance(struct service *);
-static void	svc_send_kept(void);
+struct services	 services = TAILQ_HEAD_INITIALIZER(services);
+static uint32_t	 svc_slots;	/* peerids handed out */
 
 /* One JSON audit line, as envd and dnspind write theirs. */
-static void
+void
 svc_audit(struct service *s, const char *event, json_t *extra)
 {
 	struct timespec	 ts;
@@ -117,7 +73,7 @@ svc_audit(struct service *s, const char *event, json_t *extra)
 	json_decref(a);
 }
 
-static struct service *
+struct service *
 svc_find(const char *name)
 {
 	struct service	*s;
@@ -153,7 +109,7 @@ svc_make_id(const char *name, char *id)
 	snprintf(id, SBX_ID_SIZE, "%016llx", (unsigned long long)h);
 }
 
-static const struct policy_msg *
+const struct policy_msg *
 svc_policy(struct service *s)
 {
 	struct conf_policy	*p;
@@ -175,7 +131,7 @@ svc_restart_cb(int fd, short event, void *arg)
 	svc_start_instance(s);
 }
 
-static struct service *
+struct service *
 svc_new(const char *name, const char *policy, struct sbx_exec_req *exec,
     int declared)
 {
@@ -208,88 +164,6 @@ svc_free(struct service *s)
 	svc_send_kept();
 }
 
-static void
-svc_close_stdio(struct service *s)
-{
-	if (s->ev_out_set) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-	if (s->in_w != -1)
-		close(s->in_w);
-	if (s->out_r != -1)
-		close(s->out_r);
-	s->in_w = s->out_r = -1;
-	/* A client still attached talks to an instance that is gone. */
-	s->attached = 0;
-}
-
-/*
- * Nobody attached: its output is read and dropped, only counted; a few
- * reads a turn, so a service that writes without end starves no one.
- */
-static void
-svc_drain(int fd, short event, void *arg)
-{
-	struct service	*s = arg;
-	char		 buf[SVC_DRAIN_BUF];
-	ssize_t		 n;
-	int		 i;
-
-	for (i = 0; i < SVC_DRAIN_READS &&
-	    (n = read(fd, buf, sizeof(buf))) > 0; i++)
-		s->dropped += n;
-	if (i == SVC_DRAIN_READS)
-		return;
-	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-}
-
-static void
-svc_drain_start(struct service *s)
-{
-	if (s->out_r == -1 || s->ev_out_set)
-		return;
-	event_set(&s->ev_out, s->out_r, EV_READ | EV_PERSIST, svc_drain, s);
-	event_add(&s->ev_out, NULL);
-	s->ev_out_set = 1;
-}
-
-/* Both pipes, their far ends to runnerd; -1 if that cannot be. */
-static int
-svc_open_stdio(struct service *s)
-{
-	struct sbx_stdio	 m;
-	int			 in[2], out[2];
-
-	if (pipe2(in, O_CLOEXEC) == -1)
-		return (-1);
-	if (pipe2(out, O_CLOEXEC) == -1) {
-		close(in[0]);
-		close(in[1]);
-		return (-1);
-	}
-	s->in_w = in[1];
-	s->out_r = out[0];
-	fcntl(s->out_r, F_SETFL, O_NONBLOCK);
-	memset(&m, 0, sizeof(m));
-	strlcpy(m.corr, s->corr, sizeof(m.corr));
-	m.which = SBX_STDIO_IN;
-	if (children_send_runnerd(IMSG_RUN_STDIO, s->peerid, in[0], &m,
-	    sizeof(m)) == -1) {
-		close(out[1]);
-		return (-1);
-	}
-	m.which = SBX_STDIO_OUT;
-	if (children_send_runnerd(IMSG_RUN_STDIO, s->peerid, out[1], &m,
-	    sizeof(m)) == -1)
-		return (-1);
-	return (0);
-}
-
-
 /* What an instance needs running: netd and dnspind only for a network. */
 static int
 svc_children_up(struct service *s)
@@ -317,7 +191,7 @@ svc_reply_waiter(struct service *s, int error, const char *msg)
 	s->waiter = 0;
 }
 
-static void
+void
 svc_start_instance(struct service *s)
 {
 	struct sbx_run_req	*req;
@@ -360,7 +234,7 @@ svc_start_instance(struct service *s)
 	log_info("service %s: starting, sandbox %s", s->name, s->id);
 }
 
-static void
+void
 svc_kill(struct service *s)
 {
 	struct sbx_id_req	 req;
@@ -412,50 +286,6 @@ services_health(const char *id)
 			svc_watchdog_arm(s);
 			return;
 		}
-}
-
-/* The last lines of its stderr, for the crash audit line. */
-static json_t *
-svc_tail_lines(struct service *s)
-{
-	json_t		*a;
-	const char	*p, *end = s->tail + s->tail_len, *nl;
-	int		 skip, n = 0;
-
-	if ((a = json_array()) == NULL)
-		fatalx("%s", __func__);
-	for (p = s->tail; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		n++;
-	}
-	skip = n > SVC_TAIL_LINES ? n - SVC_TAIL_LINES : 0;
-	for (p = s->tail; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (skip-- > 0)
-			continue;
-		json_array_append_new(a, json_stringn_nocheck(p, nl - p));
-	}
-	return (a);
-}
-
-static void
-svc_tail_add(struct service *s, const char *data, size_t len)
-{
-	size_t	 keep;
-
-	if (len >= sizeof(s->tail)) {
-		data += len - sizeof(s->tail);
-		len = sizeof(s->tail);
-	}
-	if (s->tail_len + len > sizeof(s->tail)) {
-		keep = sizeof(s->tail) - len;
-		memmove(s->tail, s->tail + s->tail_len - keep, keep);
-		s->tail_len = keep;
-	}
-	memcpy(s->tail + s->tail_len, data, len);
-	s->tail_len += len;
 }
 
 /* Why this instance ended, in words; 1 if that counts as a failure. */
@@ -550,7 +380,7 @@ svc_schedule(struct service *s, const struct policy_msg *p)
 }
 
 /* Stopped as asked: gone if the config dropped it, else again if asked. */
-static void
+void
 svc_stopped(struct service *s)
 {
 	s->state = SVC_STATE_STOPPED;
@@ -725,7 +555,7 @@ svc_same(struct service *s, const struct service_msg *m)
 }
 
 /* Stop it; -1 if a stop is under way already. */
-static int
+int
 svc_stop(struct service *s)
 {
 	switch (s->state) {
@@ -887,11 +717,7 @@ services_status(uint32_t client)
 		svc_send_info(client, s);
 }
 
-static void
-svc_result(uint32_t client, const char *corr, int error, const char *fmt,
-    ...) __attribute__((format(printf, 4, 5)));
-
-static void
+void
 svc_result(uint32_t client, const char *corr, int error, const char *fmt,
     ...)
 {
@@ -977,60 +803,6 @@ svc_req_start(uint32_t client, struct svc_req *req, struct service *s)
 	    "waiting for runnerd" : "started");
 }
 
-/* attach: copies of our ends of its stdio, then we stop reading. */
-static void
-svc_req_attach(uint32_t client, struct svc_req *req, struct service *s)
-{
-	struct sbx_stdio	 m;
-	int			 fd;
-
-	if (!s->instance || s->in_w == -1) {
-		svc_result(client, req->corr, ENOENT, "service %s is not "
-		    "running", s->name);
-		return;
-	}
-	if (s->attached != 0) {
-		svc_result(client, req->corr, EBUSY, "service %s has a client "
-		    "attached already; one at a time", s->name);
-		return;
-	}
-	memset(&m, 0, sizeof(m));
-	strlcpy(m.corr, req->corr, sizeof(m.corr));
-	for (m.which = SBX_STDIO_IN; m.which <= SBX_STDIO_OUT; m.which++) {
-		if ((fd = dup(m.which == SBX_STDIO_IN ? s->in_w :
-		    s->out_r)) == -1) {
-			svc_result(client, req->corr, errno, "dup: %s",
-			    strerror(errno));
-			return;
-		}
-		control_send_fd(client, IMSG_CTL_STDIO, fd, &m, sizeof(m));
-	}
-	if (s->ev_out_set) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-	s->attached = client;
-	control_set_attached(client, 1);
-	log_info("service %s: client %u attached", s->name, client);
-	/* Nothing for its stdout: the bytes that follow are the service's. */
-	svc_result(client, req->corr, 0, "%s", "");
-}
-
-/* The attached client's connection closed: we drain again. */
-void
-services_detach(uint32_t client)
-{
-	struct service	*s;
-
-	TAILQ_FOREACH(s, &services, entry)
-		if (s->attached == client) {
-			s->attached = 0;
-			log_info("service %s: client %u detached", s->name,
-			    client);
-			svc_drain_start(s);
-		}
-}
-
 void
 services_request(uint32_t client, struct svc_req *req)
 {
@@ -1087,7 +859,7 @@ services_client_gone(uint32_t client)
  * To runnerd: the services whose workspace it keeps, those with an
  * instance or one to come as a restart; any other kept one goes.
  */
-static void
+void
 svc_send_kept(void)
 {
 	struct run_services	*m;
