@@ -71,6 +71,13 @@ void		 svc_send_kept(void);
 void		 svc_result(uint32_t, const char *, int, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
 
+/* svc_restart.c: the end of an instance, restarts, the watchdog */
+int		 svc_end_reason(struct service *, char *, size_t);
+void		 svc_schedule(struct service *, const struct policy_msg *);
+void		 svc_restart_cb(int, short, void *);
+void		 svc_watchdog_arm(struct service *);
+void		 svc_watchdog_cb(int, short, void *);
+
 /* svc_stdio.c: its pipes, the drain, attach, its stderr's tail */
 int		 svc_open_stdio(struct service *);
 void		 svc_close_stdio(struct service *);
