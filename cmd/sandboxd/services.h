@@ -68,6 +68,8 @@ void		 svc_kill(struct service *);
 int		 svc_stop(struct service *);
 void		 svc_stopped(struct service *);
 void		 svc_send_kept(void);
+
+/* svc_ctl.c: sandboxctl service requests */
 void		 svc_result(uint32_t, const char *, int, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
 
