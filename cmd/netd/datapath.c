@@ -5,8 +5,12 @@
  * a small batch of element commands whose cost does not depend on how
  * many others are live.
  *
- * The rules of its chains, and what they mean, are in dp_rule.c; the
- * elements of one sandbox in dp_sandbox.c.
+ * The rules of its chains, and what they mean, are in dp_rule.c; what
+ * a sandbox's policy turns into in dp_policy.c, the registry of the
+ * sandboxes and their batches in dp_sandbox.c, pins in dp_pin.c and
+ * dp_held.c, the scan at a restart in dp_scan.c, element commands and
+ * dumps in dp_elem.c, deletions and commits in dp_del.c, and the
+ * rendering for sandboxctl show in dp_show.c.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
