@@ -1,9 +1,8 @@
 /*
- * Sandboxes built ahead of demand (`prebuild N`; runnerd(8), Sandboxes
- * built ahead of demand): up to N sandboxes of the policy last asked
- * for, built while runnerd is idle, so that a create finds one ready
- * and what its caller waits for is the exec, not the namespaces, mounts
- * and cgroups.
+ * Sandboxes built ahead of demand (`prebuild N`, DESIGN.md section 9):
+ * up to N sandboxes of the policy last asked for, built while runnerd
+ * is idle, so that a create finds one ready and what its caller waits
+ * for is the exec, not the namespaces, mounts and cgroups.
  *
  * A spare is a whole sandbox, pid 1 waiting for its first exec, with
  * its id, uid and cgroup; it is in no tree, runs nothing and no client
