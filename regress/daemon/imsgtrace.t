@@ -34,7 +34,8 @@ check "its network comes from netd through the master" \
 # taken: the hops matched are all the trace lines but the client's.
 lines=$(sed -n '/--- walk start/,/--- walk end/p' "$LOG" |
     grep -c ': imsg [<>] ')
-hops=$(printf '%s\n' "$W" | sed -n 's/^messages [0-9]*, hops \([0-9]*\),.*/\1/p')
+hops=$(printf '%s\n' "$W" |
+    sed -n 's/^messages [0-9]*, hops \([0-9]*\),.*/\1/p')
 client=$(printf '%s\n' "$W" | grep -c 'sandboxctl')
 is "$lines" "$((2 * hops - client))" \
     "every message sent was taken by its peer ($hops hops)"
@@ -44,7 +45,8 @@ sleep 0.5	# the children take the new level from their channels
 echo "--- quiet start" >> "$LOG"
 check "a networked run at -v" ctl run -p net -- /bin/true
 echo "--- quiet end" >> "$LOG"
-n=$(sed -n '/--- quiet start/,/--- quiet end/p' "$LOG" | grep -c ': imsg [<>] ')
+n=$(sed -n '/--- quiet start/,/--- quiet end/p' "$LOG" |
+    grep -c ': imsg [<>] ')
 is "$n" 0 "at -v no message is traced"
 
 done_testing
