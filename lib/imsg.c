@@ -20,6 +20,7 @@
 
 #include "fdguard.h"
 #include "imsg.h"
+#include "log.h"
 
 #define IMSG_MAXSIZE_LIMIT	65535	/* hdr.len is 16 bits */
 #define IMSG_FDS_MAX		64	/* received fds not yet claimed */
@@ -44,6 +45,7 @@ static int		 imsg_enqueue_fd(struct imsgbuf *, int);
 static int		 imsg_dequeue_fd(struct imsgbuf *);
 static int		 imsg_recv_fds(struct imsgbuf *, struct msghdr *);
 static void		 imsg_consume(struct imsgbuf *, size_t);
+static void		 imsg_trace(const char *, int, const struct imsg_hdr *);
 
 /* close(2) without disturbing errno, for error paths. */
 static void
@@ -54,6 +56,20 @@ closefd(int fd)
 	if (fd != -1)
 		close(fd);
 	errno = saved_errno;
+}
+
+/*
+ * At verbose level IMSG_TRACE_VERBOSE (sandboxd -vv) every process logs
+ * each message it queues on a channel (">") and each it takes from one
+ * ("<"), with the channel's fd: lib/README walks a run with it.  Off,
+ * it costs one comparison per message.
+ */
+static void
+imsg_trace(const char *dir, int fd, const struct imsg_hdr *hdr)
+{
+	log_debug("imsg %s fd %d type %u len %u peerid %u%s", dir, fd,
+	    hdr->type, hdr->len, hdr->peerid,
+	    (hdr->flags & IMSGF_HASFD) ? " fd-passed" : "");
 }
 
 void
@@ -276,6 +292,8 @@ imsg_get(struct imsgbuf *ibuf, struct imsg *imsg)
 	if (datalen > 0)
 		memcpy(data, ibuf->r.buf + IMSG_HEADER_SIZE, datalen);
 
+	if (log_getverbose() >= IMSG_TRACE_VERBOSE)
+		imsg_trace("<", ibuf->fd, &hdr);
 	imsg->hdr = hdr;
 	imsg->fd = fd;
 	imsg->data = data;
@@ -442,6 +460,8 @@ imsg_close(struct imsgbuf *ibuf, struct ibuf *b)
 	hdr.len = (uint16_t)b->wpos;
 	hdr.flags = b->fd != -1 ? IMSGF_HASFD : 0;
 	memcpy(b->buf, &hdr, sizeof(hdr));
+	if (log_getverbose() >= IMSG_TRACE_VERBOSE)
+		imsg_trace(">", ibuf->fd, &hdr);
 	b->rpos = 0;
 	TAILQ_INSERT_TAIL(&ibuf->w.bufs, b, entry);
 	ibuf->w.queued++;

@@ -16,6 +16,9 @@
 
 #define IMSGF_HASFD		0x0001
 
+/* The log level (-vv) at which every message is logged (imsg.c). */
+#define IMSG_TRACE_VERBOSE	2
+
 struct imsg_hdr {
 	uint32_t	type;
 	uint16_t	len;		/* header + payload */

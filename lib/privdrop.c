@@ -1,4 +1,4 @@
-/* Dropping a child to what DESIGN.md section 1 gives it. */
+/* Dropping a child to what the Privileges section of its man page gives it. */
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>

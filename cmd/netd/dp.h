@@ -125,6 +125,15 @@ struct dp {
 	struct dp_elems		 gone;		/* found absent meanwhile */
 };
 
+/*
+ * A run of elements for one batch: a slice of what a scan doomed, all
+ * seen in the kernel just now, or pins to add again (dp_build_repin).
+ */
+struct dp_slice {
+	const struct dp_elem	*v;
+	size_t			 n;
+};
+
 typedef int	(*dp_elem_fn)(struct dp *, const struct dp_elem *, void *);
 /* Fills the open batch; run again if the batch must be retried. */
 typedef int	(*dp_build_fn)(struct dp *, void *);
@@ -142,7 +151,14 @@ enum dp_del_kind {
 #define DP_ASK		0	/* netd's registry says, else the kernel */
 #define DP_SEEN		1	/* just dumped from the kernel */
 
-/* datapath.c */
+/* The nat chain, made only with an uplink. */
+#define DP_NAT_CHAIN	"postrouting"
+
+/* datapath.c: the table, its sets and chains */
+struct nftnl_set *dp_set_new(int);
+int		 dp_exists(struct dp *, uint16_t, enum nft_kind, void *);
+
+/* dp_elem.c: element and counter commands, dumps */
 int		 dp_put_elems(struct dp *, uint16_t, uint16_t,
 		    const struct dp_elem *, size_t);
 int		 dp_put_counter(struct dp *, uint16_t, uint16_t,
@@ -152,8 +168,11 @@ int		 dp_dump_counters(struct dp *,
 		    int (*)(struct dp *, const char *, uint64_t, uint64_t,
 		    void *), void *);
 void		 dp_elem_ifname(const struct dp_elem *, char *);
-struct nftnl_set *dp_set_new(int);
 int		 dp_elem_present(struct dp *, const struct dp_elem *);
+
+/* dp_rule.c: the chains' rules */
+struct nftnl_rule *dp_rule_new(const char *);
+int		 dp_put_rules(struct dp *);
 
 /* dp_del.c: deletions, with or without NFT_MSG_DESTROY* */
 uint16_t	 dp_del_op(const struct dp *, enum dp_del_kind);
@@ -161,16 +180,47 @@ int		 dp_put_dels(struct dp *, const struct dp_elem *, size_t, int);
 int		 dp_commit(struct dp *, const char *, dp_build_fn, void *);
 void		 dp_del_free(struct dp *);
 
-/* dp_sandbox.c */
+/* dp_policy.c: a policy's elements */
+uint8_t		*dp_key_start(struct dp_elem *, int, const char *);
+uint8_t		*dp_key_addr(uint8_t *, int, const void *);
+void		 dp_key_port(uint8_t *, uint8_t, uint16_t);
+struct dp_elem	*dp_elems_add(struct dp_elems *);
+int		 dp_policy_elems(const struct netd_ident *,
+		    const struct policy_msg *, const struct net_rule_msg *,
+		    size_t, struct dp_elems *);
+int		 dp_policy_names(const struct net_rule_msg *, size_t,
+		    struct dp_name **, size_t *);
+int		 dp_policy_cidrs(const struct net_rule_msg *, size_t,
+		    struct conf_prefix **, size_t *);
+
+/* dp_sandbox.c: the registry of sandboxes, their addition and removal */
+RB_PROTOTYPE(dp_sbxs, dp_sbx, entry, dp_sbx_cmp)
 int		 dp_elem_cmp(const struct dp_elem *, const struct dp_elem *);
 int		 dp_elem_qcmp(const void *, const void *);
-struct dp_elem	*dp_elems_add(struct dp_elems *);
 int		 dp_elem_known(struct dp *, const struct dp_elem *,
 		    const struct timespec *);
 struct dp_sbx	*dp_sbx_find(struct dp *, const char *);
+void		 dp_sbx_free(struct dp *, struct dp_sbx *);
 void		 dp_sbx_free_all(struct dp *);
-void		 dp_held_free_all(struct dp *);
+int		 dp_sandbox_del_known(struct dp *, struct dp_sbx *);
+
+/* dp_pin.c: pins, checked against the policy and counted */
+RB_PROTOTYPE(dp_pins, dp_pin, entry, dp_pin_cmp)
 int		 dp_pin_elem(const struct netd_pin *, const char *,
 		    struct dp_elem *);
+int		 dp_pin_named(const struct dp_name *, size_t,
+		    const struct dp_elem *);
+const struct addrclass_range *dp_pin_blocked(const struct conf_prefix *,
+		    size_t, const struct dp_elem *);
+int		 dp_pin_allowed(const struct dp_sbx *, const struct dp_elem *);
+void		 dp_pins_renamed(struct dp_sbx *);
+int		 dp_put_pins_del(struct dp *, struct dp_sbx *);
+void		 dp_pins_prune(struct dp_sbx *, const struct timespec *);
+int		 dp_pins_note(struct dp_sbx *, const struct dp_elem *, uint64_t,
+		    const struct timespec *);
+int		 dp_build_repin(struct dp *, void *);
+
+/* dp_held.c: a service's pins across its restart */
+void		 dp_held_free_all(struct dp *);
 
 #endif

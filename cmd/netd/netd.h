@@ -155,7 +155,7 @@ int		 nft_without(const char *);
 void		 nft_open(void);
 uint32_t	 nft_generation(void);
 
-/* datapath.c, dp_sandbox.c, dp_show.c: table inet sandboxd */
+/* datapath.c, dp_*.c: table inet sandboxd */
 struct dp;
 struct dp	*dp_open(const struct netd_params *);
 void		 dp_close(struct dp *);

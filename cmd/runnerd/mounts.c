@@ -553,8 +553,9 @@ mounts_build_child(const struct sandbox_spec *spec, const char *root,
 }
 
 /*
- * The mount namespace that each pid 1 copies for its own (DESIGN.md
- * section 2): a copy of runnerd's, made once, without the workspaces.
+ * The mount namespace that each pid 1 copies for its own (runnerd(8),
+ * Creating a sandbox): a copy of runnerd's, made once, without the
+ * workspaces.
  * A copy of runnerd's own would hold every live sandbox's workspace
  * mount, and copying it, then detaching the old root after
  * pivot_root, would cost each create time in proportion to the

@@ -21,9 +21,10 @@
 static int	 net_available;
 
 /*
- * The networks of the next sandboxes, made ahead of demand (DESIGN.md
- * section 3): each a spare net namespace with its veth, the guest end
- * configured, and an id picked for that sandbox.  Only its rules are
+ * The networks of the next sandboxes, made ahead of demand (runnerd(8),
+ * Sandboxes built ahead of demand; netd(8), Identities): each a spare
+ * net namespace with its veth, the guest end configured, and an id
+ * picked for that sandbox.  Only its rules are
  * left for the create, which netd adds in microseconds whatever the
  * number of sandboxes; the link's own setup is not (the kernel walks
  * every IPv6 route of the host each time a veth's carrier changes), so

@@ -137,7 +137,7 @@ struct rlife {
 	char			 labels[SBX_LABELS_SIZE];
 };
 
-/* A sandbox's network, set up by netd (DESIGN.md section 3). */
+/* A sandbox's network, set up by netd (netd(8), Identities). */
 enum rnet_state {
 	RNET_NONE = 0,		/* no network block, or gone */
 	RNET_PENDING,		/* asked netd, no answer yet */

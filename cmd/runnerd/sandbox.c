@@ -1,9 +1,10 @@
 /*
  * A sandbox's life as runnerd sees it: create it in the order of
- * DESIGN.md section 2, signal and count its processes, destroy it, and
- * clean up after a runnerd that died.  The child's side of creation is
- * sandbox_init.c, the root it builds mounts.c; starting processes in a
- * sandbox is sandbox_spawn.c and, inside, sandbox_zygote.c.
+ * runnerd(8), Creating a sandbox; signal and count its processes,
+ * destroy it, and clean up after a runnerd that died.  The child's
+ * side of creation is sandbox_init.c, the root it builds mounts.c;
+ * starting processes in a sandbox is sandbox_spawn.c and, inside,
+ * sandbox_zygote.c.
  */
 #include <sys/types.h>
 #include <sys/ioctl.h>

@@ -138,8 +138,9 @@ int	sandbox_create_finish(struct sandbox *, char *, size_t);
 int	sandbox_create_check(struct sandbox *, char *, size_t);
 /*
  * Start argv inside the sandbox as its uid, with every restriction of
- * DESIGN.md section 2: pid 1 forks it.  sandbox_spawn_begin sends the
- * request and returns 0 at once, or -1 with err.  sandbox_spawn_step
+ * process 1 (runnerd(8), Running a command): pid 1 forks it.
+ * sandbox_spawn_begin sends the request and returns 0 at once, or -1
+ * with err.  sandbox_spawn_step
  * never blocks: 1 while the exec is on its way, 0 once it has exec'd
  * (st->pid is its host pid), -1 with err if it never will (no such
  * command, bad cwd, stopped, no exec in time ...).  It is not the

@@ -652,7 +652,7 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	return (0);
 }
 
-/* sandboxctl service ...: the master's own, see services.c. */
+/* sandboxctl service ...: the master's own, see svc_ctl.c. */
 static int
 control_service(struct ctl_conn *c, struct imsg *imsg)
 {

@@ -1,5 +1,5 @@
 /*
- * The resolver address (DESIGN.md section 4): the master puts it on lo
+ * The resolver address (dnspind(8), Queries): the master puts it on lo
  * and binds UDP and TCP port 53 there, since dnspind holds no
  * privilege to do either; dnspind gets copies of the two sockets each
  * time it starts.  A resolver that cannot be bound is logged and names

@@ -139,7 +139,7 @@ void	 control_send_fd(uint32_t, uint32_t, int, const void *, size_t);
 void	 control_set_attached(uint32_t, int);
 void	 control_reload_done(uint64_t, int, const char *);
 
-/* services.c */
+/* services.c, svc_*.c */
 void	 services_conf(struct sandboxd_conf *, struct sandboxd_conf *);
 void	 services_kick(void);
 void	 services_runnerd_up(void);

@@ -27,11 +27,14 @@
  * config dropping it and a new master start it afresh.  runnerd hears
  * which services may keep a workspace (IMSG_RUN_SERVICES) when it
  * starts and whenever one stops for good.
+ *
+ * This file keeps the list and each instance's life; svc_stdio.c the
+ * pipes and attach, svc_restart.c restarts and the watchdog, svc_ctl.c
+ * the requests of sandboxctl service.
  */
 #include <sys/types.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,56 +47,13 @@
 #include "log.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
+#include "services.h"
 
-struct service {
-	TAILQ_ENTRY(service)	 entry;
-	char			 name[SVC_NAME_SIZE];
-	char			 policy[CONF_NAME_SIZE];
-	struct sbx_exec_req	*exec;		/* argv and env */
-	int			 declared;
-	int			 gone;		/* removed once stopped */
-	uint32_t		 peerid;
-	char			 id[SBX_ID_SIZE];	/* from the name */
-	enum svc_state		 state;
-	char			 corr[CORR_ID_SIZE];	/* this instance's */
-	int			 instance;	/* runnerd has one */
-	int			 have_result;
-	struct sbx_exec_result	 result;
-	char			 start_err[CTL_MSG_SIZE];
-	pid_t			 pid;
-	uint32_t		 starts, restarts;
-	time_t			 started;	/* monotonic */
-	time_t			 restart_times[CONF_RESTART_MAX];
-	unsigned int		 nrestart_times;	/* ring index */
-	unsigned int		 backoff_step;
-	uint32_t		 backoff_ms;
-	struct event		 ev_restart;
-	struct event		 ev_watchdog;
-	int			 watchdog_fired;
-	char			 kill_corr[CORR_ID_SIZE];
-	int			 stop_requested;
-	int			 start_after_stop;
-	int			 carry;		/* the next start is a restart */
-	uint32_t		 waiter;	/* a client waiting on a stop */
-	char			 waiter_corr[CORR_ID_SIZE];
-	int			 in_w, out_r;	/* our ends of its stdio */
-	struct event		 ev_out;
-	int			 ev_out_set;
-	uint32_t		 attached;	/* control client, 0 none */
-	uint64_t		 dropped;
-	char			 tail[SVC_TAIL_SIZE];	/* of its stderr */
-	size_t			 tail_len;
-	char			 reason[CTL_MSG_SIZE];
-};
-
-static TAILQ_HEAD(, service)	 services = TAILQ_HEAD_INITIALIZER(services);
-static uint32_t			 svc_slots;	/* peerids handed out */
-
-static void	svc_start_instance(struct service *);
-static void	svc_send_kept(void);
+struct services	 services = TAILQ_HEAD_INITIALIZER(services);
+static uint32_t	 svc_slots;	/* peerids handed out */
 
 /* One JSON audit line, as envd and dnspind write theirs. */
-static void
+void
 svc_audit(struct service *s, const char *event, json_t *extra)
 {
 	struct timespec	 ts;
@@ -117,7 +77,7 @@ svc_audit(struct service *s, const char *event, json_t *extra)
 	json_decref(a);
 }
 
-static struct service *
+struct service *
 svc_find(const char *name)
 {
 	struct service	*s;
@@ -153,7 +113,7 @@ svc_make_id(const char *name, char *id)
 	snprintf(id, SBX_ID_SIZE, "%016llx", (unsigned long long)h);
 }
 
-static const struct policy_msg *
+const struct policy_msg *
 svc_policy(struct service *s)
 {
 	struct conf_policy	*p;
@@ -163,19 +123,7 @@ svc_policy(struct service *s)
 	return (p != NULL ? &p->m : NULL);
 }
 
-static void
-svc_watchdog_cb(int fd, short event, void *arg);
-
-static void
-svc_restart_cb(int fd, short event, void *arg)
-{
-	struct service	*s = arg;
-
-	s->restarts++;
-	svc_start_instance(s);
-}
-
-static struct service *
+struct service *
 svc_new(const char *name, const char *policy, struct sbx_exec_req *exec,
     int declared)
 {
@@ -208,88 +156,6 @@ svc_free(struct service *s)
 	svc_send_kept();
 }
 
-static void
-svc_close_stdio(struct service *s)
-{
-	if (s->ev_out_set) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-	if (s->in_w != -1)
-		close(s->in_w);
-	if (s->out_r != -1)
-		close(s->out_r);
-	s->in_w = s->out_r = -1;
-	/* A client still attached talks to an instance that is gone. */
-	s->attached = 0;
-}
-
-/*
- * Nobody attached: its output is read and dropped, only counted; a few
- * reads a turn, so a service that writes without end starves no one.
- */
-static void
-svc_drain(int fd, short event, void *arg)
-{
-	struct service	*s = arg;
-	char		 buf[SVC_DRAIN_BUF];
-	ssize_t		 n;
-	int		 i;
-
-	for (i = 0; i < SVC_DRAIN_READS &&
-	    (n = read(fd, buf, sizeof(buf))) > 0; i++)
-		s->dropped += n;
-	if (i == SVC_DRAIN_READS)
-		return;
-	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-}
-
-static void
-svc_drain_start(struct service *s)
-{
-	if (s->out_r == -1 || s->ev_out_set)
-		return;
-	event_set(&s->ev_out, s->out_r, EV_READ | EV_PERSIST, svc_drain, s);
-	event_add(&s->ev_out, NULL);
-	s->ev_out_set = 1;
-}
-
-/* Both pipes, their far ends to runnerd; -1 if that cannot be. */
-static int
-svc_open_stdio(struct service *s)
-{
-	struct sbx_stdio	 m;
-	int			 in[2], out[2];
-
-	if (pipe2(in, O_CLOEXEC) == -1)
-		return (-1);
-	if (pipe2(out, O_CLOEXEC) == -1) {
-		close(in[0]);
-		close(in[1]);
-		return (-1);
-	}
-	s->in_w = in[1];
-	s->out_r = out[0];
-	fcntl(s->out_r, F_SETFL, O_NONBLOCK);
-	memset(&m, 0, sizeof(m));
-	strlcpy(m.corr, s->corr, sizeof(m.corr));
-	m.which = SBX_STDIO_IN;
-	if (children_send_runnerd(IMSG_RUN_STDIO, s->peerid, in[0], &m,
-	    sizeof(m)) == -1) {
-		close(out[1]);
-		return (-1);
-	}
-	m.which = SBX_STDIO_OUT;
-	if (children_send_runnerd(IMSG_RUN_STDIO, s->peerid, out[1], &m,
-	    sizeof(m)) == -1)
-		return (-1);
-	return (0);
-}
-
-
 /* What an instance needs running: netd and dnspind only for a network. */
 static int
 svc_children_up(struct service *s)
@@ -317,7 +183,7 @@ svc_reply_waiter(struct service *s, int error, const char *msg)
 	s->waiter = 0;
 }
 
-static void
+void
 svc_start_instance(struct service *s)
 {
 	struct sbx_run_req	*req;
@@ -360,7 +226,7 @@ svc_start_instance(struct service *s)
 	log_info("service %s: starting, sandbox %s", s->name, s->id);
 }
 
-static void
+void
 svc_kill(struct service *s)
 {
 	struct sbx_id_req	 req;
@@ -372,185 +238,8 @@ svc_kill(struct service *s)
 	children_send_runnerd(IMSG_RUN_KILL, s->peerid, -1, &req, sizeof(req));
 }
 
-static void
-svc_watchdog_arm(struct service *s)
-{
-	const struct policy_msg	*p = svc_policy(s);
-	struct timeval		 tv = { 0, 0 };
-
-	if (p == NULL || p->watchdog == 0 || s->state != SVC_STATE_RUNNING)
-		return;
-	tv.tv_sec = p->watchdog;
-	evtimer_add(&s->ev_watchdog, &tv);
-}
-
-/* Silent for longer than its watchdog: the abort sequence, then its policy. */
-static void
-svc_watchdog_cb(int fd, short event, void *arg)
-{
-	struct service		*s = arg;
-	const struct policy_msg	*p = svc_policy(s);
-
-	if (s->state != SVC_STATE_RUNNING)
-		return;
-	s->watchdog_fired = 1;
-	log_warnx("service %s: no health for %us; aborting it", s->name,
-	    p != NULL ? p->watchdog : 0);
-	svc_audit(s, "service.watchdog", json_pack("{s:I, s:i}", "watchdog",
-	    (json_int_t)(p != NULL ? p->watchdog : 0), "pid", (int)s->pid));
-	svc_kill(s);
-}
-
-void
-services_health(const char *id)
-{
-	struct service	*s;
-
-	TAILQ_FOREACH(s, &services, entry)
-		if (s->state == SVC_STATE_RUNNING && strcmp(s->id, id) == 0) {
-			evtimer_del(&s->ev_watchdog);
-			svc_watchdog_arm(s);
-			return;
-		}
-}
-
-/* The last lines of its stderr, for the crash audit line. */
-static json_t *
-svc_tail_lines(struct service *s)
-{
-	json_t		*a;
-	const char	*p, *end = s->tail + s->tail_len, *nl;
-	int		 skip, n = 0;
-
-	if ((a = json_array()) == NULL)
-		fatalx("%s", __func__);
-	for (p = s->tail; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		n++;
-	}
-	skip = n > SVC_TAIL_LINES ? n - SVC_TAIL_LINES : 0;
-	for (p = s->tail; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (skip-- > 0)
-			continue;
-		json_array_append_new(a, json_stringn_nocheck(p, nl - p));
-	}
-	return (a);
-}
-
-static void
-svc_tail_add(struct service *s, const char *data, size_t len)
-{
-	size_t	 keep;
-
-	if (len >= sizeof(s->tail)) {
-		data += len - sizeof(s->tail);
-		len = sizeof(s->tail);
-	}
-	if (s->tail_len + len > sizeof(s->tail)) {
-		keep = sizeof(s->tail) - len;
-		memmove(s->tail, s->tail + s->tail_len - keep, keep);
-		s->tail_len = keep;
-	}
-	memcpy(s->tail + s->tail_len, data, len);
-	s->tail_len += len;
-}
-
-/* Why this instance ended, in words; 1 if that counts as a failure. */
-static int
-svc_end_reason(struct service *s, char *buf, size_t len)
-{
-	const struct sbx_exec_result	*r = &s->result;
-
-	if (!s->have_result) {
-		snprintf(buf, len, "could not start: %.200s", s->start_err);
-		return (1);
-	}
-	if (s->watchdog_fired) {
-		snprintf(buf, len, "watchdog: no health in time, aborted "
-		    "(%s %d)", r->signal ? "signal" : "status",
-		    r->signal ? r->signal : r->status);
-		return (1);
-	}
-	if (r->signal != 0) {
-		snprintf(buf, len, "killed by signal %d (%s)", r->signal,
-		    sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?");
-		return (1);
-	}
-	snprintf(buf, len, "exited with status %d", r->status);
-	return (r->status != 0 || r->reason != SBX_REASON_EXIT);
-}
-
-/* Restarts inside the window so far; the cap says whether one more. */
-static int
-svc_capped(struct service *s, const struct policy_msg *p, time_t now)
-{
-	unsigned int	 i, recent = 0;
-
-	for (i = 0; i < CONF_RESTART_MAX; i++)
-		if (s->restart_times[i] != 0 &&
-		    now - s->restart_times[i] < (time_t)p->restart_window)
-			recent++;
-	return (recent >= p->restart_max);
-}
-
-/* Full jitter: uniform in [0, min(cap, base * 2^step)]. */
-static uint32_t
-svc_backoff(struct service *s, uint32_t *ceiling)
-{
-	uint32_t	 c = SVC_BACKOFF_BASE_MS;
-	unsigned int	 i;
-
-	for (i = 0; i < s->backoff_step && c < SVC_BACKOFF_CAP_MS; i++)
-		c *= 2;
-	if (c > SVC_BACKOFF_CAP_MS)
-		c = SVC_BACKOFF_CAP_MS;
-	*ceiling = c;
-	return (arc4random_uniform(c + 1));
-}
-
-static void
-svc_schedule(struct service *s, const struct policy_msg *p)
-{
-	struct timeval	 tv;
-	time_t		 now = monotime();
-	uint32_t	 ceiling;
-	char		 why[CTL_MSG_SIZE];
-
-	if (svc_capped(s, p, now)) {
-		s->state = SVC_STATE_FAILED;
-		log_warnx("service %s: giving up after %u restarts within %us: "
-		    "%s", s->name, p->restart_max, p->restart_window,
-		    s->reason);
-		svc_audit(s, "service.giveup", json_pack("{s:s, s:I, s:I}",
-		    "reason", s->reason, "restart_max",
-		    (json_int_t)p->restart_max, "restart_window",
-		    (json_int_t)p->restart_window));
-		strlcpy(why, s->reason, sizeof(why));
-		snprintf(s->reason, sizeof(s->reason), "%.180s (gave up after "
-		    "%u restarts within %us)", why, p->restart_max,
-		    p->restart_window);
-		return;
-	}
-	if (now - s->started >= SVC_STABLE_SECS)
-		s->backoff_step = 0;
-	s->backoff_ms = svc_backoff(s, &ceiling);
-	s->restart_times[s->nrestart_times++ % CONF_RESTART_MAX] = now;
-	s->backoff_step++;
-	s->state = SVC_STATE_BACKOFF;
-	svc_audit(s, "service.backoff", json_pack("{s:I, s:I, s:I}",
-	    "delay_ms", (json_int_t)s->backoff_ms, "ceiling_ms",
-	    (json_int_t)ceiling, "attempt", (json_int_t)s->backoff_step));
-	log_info("service %s: restarting in %u ms", s->name, s->backoff_ms);
-	tv.tv_sec = s->backoff_ms / 1000;
-	tv.tv_usec = (s->backoff_ms % 1000) * 1000;
-	evtimer_add(&s->ev_restart, &tv);
-}
-
 /* Stopped as asked: gone if the config dropped it, else again if asked. */
-static void
+void
 svc_stopped(struct service *s)
 {
 	s->state = SVC_STATE_STOPPED;
@@ -725,7 +414,7 @@ svc_same(struct service *s, const struct service_msg *m)
 }
 
 /* Stop it; -1 if a stop is under way already. */
-static int
+int
 svc_stop(struct service *s)
 {
 	switch (s->state) {
@@ -824,270 +513,11 @@ services_conf(struct sandboxd_conf *old, struct sandboxd_conf *conf)
 	services_kick();
 }
 
-static void
-svc_command(struct service *s, char *buf, size_t len)
-{
-	const char	*a = s->exec->args;
-	uint32_t	 i;
-
-	buf[0] = '\0';
-	for (i = 0; i < s->exec->argc; i++, a += strlen(a) + 1) {
-		if (i > 0)
-			strlcat(buf, " ", len);
-		strlcat(buf, a, len);
-	}
-}
-
-static void
-svc_info(struct service *s, struct svc_info *si)
-{
-	const struct policy_msg	*p = svc_policy(s);
-
-	memset(si, 0, sizeof(*si));
-	strlcpy(si->name, s->name, sizeof(si->name));
-	strlcpy(si->policy, s->policy[0] != '\0' ? s->policy :
-	    CONF_DEFAULT_POLICY, sizeof(si->policy));
-	if (s->instance)
-		strlcpy(si->sandbox, s->id, sizeof(si->sandbox));
-	si->state = s->state;
-	si->declared = s->declared;
-	si->attached = s->attached != 0;
-	si->pid = s->pid;
-	si->starts = s->starts;
-	si->restarts = s->restarts;
-	if (p != NULL) {
-		si->restart = p->restart;
-		si->restart_max = p->restart_max;
-		si->restart_window = p->restart_window;
-		si->watchdog = p->watchdog;
-	}
-	si->backoff_ms = s->state == SVC_STATE_BACKOFF ? s->backoff_ms : 0;
-	si->uptime = s->pid != 0 ? monotime() - s->started : 0;
-	si->dropped = s->dropped;
-	svc_command(s, si->command, sizeof(si->command));
-	strlcpy(si->reason, s->reason, sizeof(si->reason));
-}
-
-static void
-svc_send_info(uint32_t client, struct service *s)
-{
-	struct svc_info	 si;
-
-	svc_info(s, &si);
-	control_relay(client, IMSG_CTL_SERVICE_INFO, &si, sizeof(si));
-}
-
-/* For sandboxctl status: every service, then the caller's RESULT. */
-void
-services_status(uint32_t client)
-{
-	struct service	*s;
-
-	TAILQ_FOREACH(s, &services, entry)
-		svc_send_info(client, s);
-}
-
-static void
-svc_result(uint32_t client, const char *corr, int error, const char *fmt,
-    ...) __attribute__((format(printf, 4, 5)));
-
-static void
-svc_result(uint32_t client, const char *corr, int error, const char *fmt,
-    ...)
-{
-	struct ctl_result	 res;
-	va_list			 ap;
-
-	va_start(ap, fmt);
-	sbx_result_vset(&res, corr, error, fmt, ap);
-	va_end(ap);
-	control_relay(client, IMSG_CTL_RESULT, &res, sizeof(res));
-}
-
-static int
-svc_count(void)
-{
-	struct service	*s;
-	int		 n = 0;
-
-	TAILQ_FOREACH(s, &services, entry)
-		n++;
-	return (n);
-}
-
-static void
-svc_req_start(uint32_t client, struct svc_req *req, struct service *s)
-{
-	struct sbx_exec_req	*e;
-
-	if (req->exec.argc == 0) {
-		if (s == NULL) {
-			svc_result(client, req->corr, ENOENT, "no such "
-			    "service: %s; give a command to start a new one",
-			    req->name);
-			return;
-		}
-	} else if (s != NULL && s->declared) {
-		svc_result(client, req->corr, EEXIST, "service %s is declared "
-		    "in the config; start it without a command", s->name);
-		return;
-	} else if (s == NULL && svc_count() >= CONF_SERVICES_MAX) {
-		svc_result(client, req->corr, ENOSPC, "%d services already",
-		    CONF_SERVICES_MAX);
-		return;
-	}
-	if (s != NULL && s->state != SVC_STATE_STOPPED &&
-	    s->state != SVC_STATE_FAILED) {
-		svc_result(client, req->corr, EEXIST, "service %s is already "
-		    "running; stop or restart it", s->name);
-		return;
-	}
-	if (conf_policy_find(sbx->conf, req->policy[0] != '\0' ? req->policy :
-	    CONF_DEFAULT_POLICY) == NULL && (s == NULL || req->exec.argc)) {
-		svc_result(client, req->corr, ENOENT, "no such policy: %s",
-		    req->policy);
-		return;
-	}
-	if (req->exec.argc != 0) {
-		if ((e = malloc(sizeof(*e))) == NULL)
-			fatal("%s", __func__);
-		*e = req->exec;
-		e->flags = 0;
-		e->timeout = 0;
-		if (s == NULL)
-			s = svc_new(req->name, req->policy, e, 0);
-		else {
-			free(s->exec);
-			s->exec = e;
-			strlcpy(s->policy, req->policy, sizeof(s->policy));
-		}
-	}
-	s->restarts = 0;
-	s->backoff_step = 0;
-	memset(s->restart_times, 0, sizeof(s->restart_times));
-	s->reason[0] = '\0';
-	/* A start is a fresh one: no workspace or pins of an earlier. */
-	if (s->carry) {
-		s->carry = 0;
-		svc_send_kept();
-	}
-	svc_start_instance(s);
-	svc_send_info(client, s);
-	svc_result(client, req->corr, 0, "%s", s->state == SVC_STATE_WAITING ?
-	    "waiting for runnerd" : "started");
-}
-
-/* attach: copies of our ends of its stdio, then we stop reading. */
-static void
-svc_req_attach(uint32_t client, struct svc_req *req, struct service *s)
-{
-	struct sbx_stdio	 m;
-	int			 fd;
-
-	if (!s->instance || s->in_w == -1) {
-		svc_result(client, req->corr, ENOENT, "service %s is not "
-		    "running", s->name);
-		return;
-	}
-	if (s->attached != 0) {
-		svc_result(client, req->corr, EBUSY, "service %s has a client "
-		    "attached already; one at a time", s->name);
-		return;
-	}
-	memset(&m, 0, sizeof(m));
-	strlcpy(m.corr, req->corr, sizeof(m.corr));
-	for (m.which = SBX_STDIO_IN; m.which <= SBX_STDIO_OUT; m.which++) {
-		if ((fd = dup(m.which == SBX_STDIO_IN ? s->in_w :
-		    s->out_r)) == -1) {
-			svc_result(client, req->corr, errno, "dup: %s",
-			    strerror(errno));
-			return;
-		}
-		control_send_fd(client, IMSG_CTL_STDIO, fd, &m, sizeof(m));
-	}
-	if (s->ev_out_set) {
-		event_del(&s->ev_out);
-		s->ev_out_set = 0;
-	}
-	s->attached = client;
-	control_set_attached(client, 1);
-	log_info("service %s: client %u attached", s->name, client);
-	/* Nothing for its stdout: the bytes that follow are the service's. */
-	svc_result(client, req->corr, 0, "%s", "");
-}
-
-/* The attached client's connection closed: we drain again. */
-void
-services_detach(uint32_t client)
-{
-	struct service	*s;
-
-	TAILQ_FOREACH(s, &services, entry)
-		if (s->attached == client) {
-			s->attached = 0;
-			log_info("service %s: client %u detached", s->name,
-			    client);
-			svc_drain_start(s);
-		}
-}
-
-void
-services_request(uint32_t client, struct svc_req *req)
-{
-	struct service	*s = NULL;
-
-	if (req->op != SVC_OP_LIST && (s = svc_find(req->name)) == NULL &&
-	    req->op != SVC_OP_START) {
-		svc_result(client, req->corr, ENOENT, "no such service: %s",
-		    req->name);
-		return;
-	}
-	switch (req->op) {
-	case SVC_OP_START:
-		svc_req_start(client, req, s);
-		return;
-	case SVC_OP_LIST:
-		services_status(client);
-		svc_result(client, req->corr, 0, "%s", "");
-		return;
-	case SVC_OP_STATUS:
-		svc_send_info(client, s);
-		svc_result(client, req->corr, 0, "%s", "");
-		return;
-	case SVC_OP_ATTACH:
-		svc_req_attach(client, req, s);
-		return;
-	}
-	/* stop, restart: answered once it has stopped. */
-	if (s->waiter != 0 || s->state == SVC_STATE_STOPPING) {
-		svc_result(client, req->corr, EBUSY, "service %s is stopping "
-		    "already", s->name);
-		return;
-	}
-	s->waiter = client;
-	strlcpy(s->waiter_corr, req->corr, sizeof(s->waiter_corr));
-	if (req->op == SVC_OP_RESTART)
-		s->start_after_stop = 1;
-	svc_stop(s);
-}
-
-/* A client went away: it waits for nothing any more. */
-void
-services_client_gone(uint32_t client)
-{
-	struct service	*s;
-
-	TAILQ_FOREACH(s, &services, entry)
-		if (s->waiter == client)
-			s->waiter = 0;
-	services_detach(client);
-}
-
 /*
  * To runnerd: the services whose workspace it keeps, those with an
  * instance or one to come as a restart; any other kept one goes.
  */
-static void
+void
 svc_send_kept(void)
 {
 	struct run_services	*m;

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every child runs with exactly what DESIGN.md section 1 gives it, read
-# from the kernel's own view in /proc/PID/status.
+# Every child runs with exactly what the Privileges section of its man
+# page (netd.8, envd.8, runnerd.8, dnspind.8) gives it, read from the
+# kernel's own view in /proc/PID/status.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 plan 34
