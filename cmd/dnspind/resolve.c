@@ -57,6 +57,9 @@ struct query {
 	struct dns_addr		*pinned;	/* for the cache, once acked */
 	size_t			 npinned;
 	uint32_t		 ttl_told;
+	int			 cached;	/* a repeat, from the cache */
+	uint64_t		 pin_queued_ms;	/* its pins went in after */
+	uint32_t		 pin_ttl_min;	/* the shortest of them */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -367,6 +370,8 @@ query_pins(struct query *qr, const struct dns_answer *a)
 	struct dns_pin	 p;
 	size_t		 i, j, n = 0;
 
+	qr->pin_queued_ms = cache_now_ms();
+	qr->pin_ttl_min = 0;
 	for (i = 0; i < a->naddrs; i++)
 		for (j = 0; j < qr->nports; j++) {
 			memset(&p, 0, sizeof(p));
@@ -374,6 +379,8 @@ query_pins(struct query *qr, const struct dns_answer *a)
 			p.proto = qr->ports[j].proto;
 			p.port = qr->ports[j].port;
 			p.ttl = pin_ttl(a->addrs[i].ttl);
+			if (n == 0 || p.ttl < qr->pin_ttl_min)
+				qr->pin_ttl_min = p.ttl;
 			memcpy(p.addr, &a->addrs[i].a, p.af == AF_INET ? 4 :
 			    16);
 			query_audit_pin(qr, &p);
@@ -556,19 +563,30 @@ query_release(struct query *qr, const struct dns_answer *a)
 
 /*
  * The answer released to this sandbox for the same question less than
- * its TTL ago, if there is one: no upstream, but its pins are refreshed
- * through netd all the same.  0 if there is none.
+ * its TTL ago, if there is one: no upstream.  Its pins are refreshed
+ * through netd first, unless netd acknowledged them so recently that
+ * they are known to be in place for the whole TTL told (cache_get).
+ * 0 if there is none.
  */
 static int
 query_cached(struct query *qr)
 {
+	struct cache_hit	 h;
 	struct dns_answer	 a;
 
-	a.naddrs = 0;
 	if (!cache_get(qr->sandbox, qr->policy, &qr->q, qr->reply != NULL,
-	    &qr->ans,
-	    &qr->anslen, a.addrs, &a.naddrs, &qr->ttl_told))
+	    netdch_epoch(), &h))
 		return (0);
+	qr->ans = h.ans;
+	qr->anslen = h.anslen;
+	qr->ttl_told = h.ttl;
+	qr->cached = 1;
+	if (h.pinned) {
+		query_answer(qr, qr->ans, qr->anslen);
+		return (1);
+	}
+	a.naddrs = h.naddrs;
+	memcpy(a.addrs, h.addrs, h.naddrs * sizeof(a.addrs[0]));
 	query_release(qr, &a);
 	return (1);
 }
@@ -851,8 +869,14 @@ resolve_pinned(const struct dns_pin_ack *ack)
 		} else if (--qr->npending == 0) {
 			if (qr->pinned != NULL)
 				cache_put(qr->sandbox, qr->policy, &qr->q,
-				    qr->reply != NULL, qr->ans, qr->anslen, qr->ttl_told,
-				    qr->pinned, qr->npinned);
+				    qr->reply != NULL, qr->ans, qr->anslen,
+				    qr->ttl_told, qr->pinned, qr->npinned,
+				    netdch_epoch(), qr->pin_queued_ms,
+				    qr->pin_ttl_min);
+			else if (qr->cached)
+				cache_repinned(qr->sandbox, qr->policy, &qr->q,
+				    qr->reply != NULL, netdch_epoch(),
+				    qr->pin_queued_ms, qr->pin_ttl_min);
 			query_answer(qr, qr->ans, qr->anslen);
 		}
 	}
