@@ -76,6 +76,12 @@ ssize_t		 audit_format(char *, size_t, const char *, const char *,
 		    const char *, const char *);
 void		 audit_log(const char *, const char *, const char *,
 		    const char *);
+void		 audit_flush(void);
+
+/* udpout.c: answers over UDP, sent together at the end of the turn */
+void		 udpout_send(int, const struct sockaddr_storage *, socklen_t,
+		    const uint8_t *, size_t);
+void		 udpout_flush(void);
 
 /* upstream.c: one exchange with one upstream */
 typedef void	(*upx_fn)(void *, const uint8_t *, size_t);

@@ -28,7 +28,8 @@
 #define RESOLVE_PORTS_MAX	16
 #define RESOLVE_UNKNOWN_MAX	256	/* queries held from unknown sources */
 #define RESOLVE_UNKNOWN_WAIT_MS	500
-#define RESOLVE_UDP_MAX		65535
+#define RESOLVE_READS		32	/* queries read in one call */
+#define RESOLVE_PKT		(DNS_QUERY_MAX + 1024)	/* > any query */
 
 struct query {
 	TAILQ_ENTRY(query)	 entry;
@@ -86,7 +87,7 @@ static size_t			 nqueries;
 static uint64_t			 next_token;
 static int			 udp_fd = -1;
 static struct event		 ev_udp;
-static uint8_t			 pktbuf[RESOLVE_UDP_MAX];
+static uint8_t			 pktbufs[RESOLVE_READS][RESOLVE_PKT];
 /* netd pins in well under a millisecond; this is for a netd gone. */
 static struct timeval		 pin_wait = { 2, 0 };
 /* The pins of the answers of this turn of the loop, not yet sent. */
@@ -124,14 +125,15 @@ query_free(struct query *qr)
 	free(qr);
 }
 
+/* The answer out; its audit lines, and all before, logged first. */
 static void
 query_send(struct query *qr, const uint8_t *buf, size_t len)
 {
-	if (qr->reply != NULL)
+	if (qr->reply != NULL) {
+		audit_flush();
 		qr->reply(qr->arg, buf, len);
-	else if (sendto(udp_fd, buf, len, 0, (struct sockaddr *)&qr->from,
-	    qr->fromlen) == -1)
-		log_debug("%s: sendto: %s", __func__, strerror(errno));
+	} else
+		udpout_send(udp_fd, &qr->from, qr->fromlen, buf, len);
 }
 
 /* Answer with an rcode of our own and forget the query. */
@@ -210,6 +212,7 @@ pin_send(void)
 		return;
 	log_debug("%s: %u answers, %u pins in one batch", __func__,
 	    batch.nanswers, batch.count);
+	audit_flush();	/* what is pinned is written down first */
 	if (netdch_send(&batch) == -1)
 		for (i = 0; i < batch.nanswers; i++) {
 			qr = query_by_token(batch.answers[i].token);
@@ -665,11 +668,11 @@ query_refuse(const struct sockaddr_storage *from, socklen_t fromlen,
 		n = dns_build_error(pkt, len, DNS_R_REFUSED, buf, sizeof(buf));
 	if (n <= 0)
 		return;
-	if (reply != NULL)
+	if (reply != NULL) {
+		audit_flush();
 		reply(arg, buf, n);
-	else
-		(void)sendto(udp_fd, buf, n, 0, (const struct sockaddr *)from,
-		    fromlen);
+	} else
+		udpout_send(udp_fd, from, fromlen, buf, n);
 }
 
 /* The policy's allow name rules, the ports of those that match. */
@@ -801,8 +804,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 			if (reply != NULL)
 				reply(arg, qbuf, n);
 			else
-				(void)sendto(udp_fd, qbuf, n, 0,
-				    (const struct sockaddr *)from, fromlen);
+				udpout_send(udp_fd, from, fromlen, qbuf, n);
 		}
 		return;
 	}
@@ -897,24 +899,41 @@ resolve_cancel(void *arg)
 			unknown_free(u);
 }
 
+/*
+ * The queries waiting on the socket, RESOLVE_READS to a recvmmsg(2),
+ * two calls at most: TCP clients and upstreams get their turn.  A
+ * datagram longer than a buffer is cut (MSG_TRUNC): still longer than
+ * any query, it is refused as too long all the same.
+ */
 static void
 resolve_udp_read(int fd, short event, void *arg)
 {
-	struct sockaddr_storage	 from;
-	socklen_t		 fromlen;
-	ssize_t			 n;
-	int			 i;
+	static struct mmsghdr		 msgs[RESOLVE_READS];
+	static struct iovec		 iovs[RESOLVE_READS];
+	static struct sockaddr_storage	 froms[RESOLVE_READS];
+	int				 i, n, round;
 
-	/* A few at a time: TCP clients and upstreams get their turn. */
-	for (i = 0; i < 64; i++) {
-		fromlen = sizeof(from);
-		if ((n = recvfrom(fd, pktbuf, sizeof(pktbuf), 0,
-		    (struct sockaddr *)&from, &fromlen)) == -1) {
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < RESOLVE_READS; i++) {
+			iovs[i].iov_base = pktbufs[i];
+			iovs[i].iov_len = sizeof(pktbufs[i]);
+			memset(&msgs[i], 0, sizeof(msgs[i]));
+			msgs[i].msg_hdr.msg_name = &froms[i];
+			msgs[i].msg_hdr.msg_namelen = sizeof(froms[i]);
+			msgs[i].msg_hdr.msg_iov = &iovs[i];
+			msgs[i].msg_hdr.msg_iovlen = 1;
+		}
+		if ((n = recvmmsg(fd, msgs, RESOLVE_READS, MSG_DONTWAIT,
+		    NULL)) == -1) {
 			if (errno != EAGAIN && errno != EINTR)
-				log_warn("%s: recvfrom", __func__);
+				log_warn("%s: recvmmsg", __func__);
 			return;
 		}
-		resolve_query(&from, pktbuf, n, fromlen, NULL, NULL);
+		for (i = 0; i < n; i++)
+			resolve_query(&froms[i], pktbufs[i], msgs[i].msg_len,
+			    msgs[i].msg_hdr.msg_namelen, NULL, NULL);
+		if (n < RESOLVE_READS)
+			return;
 	}
 }
 
@@ -922,6 +941,7 @@ void
 resolve_udp_socket(int fd)
 {
 	if (udp_fd != -1) {
+		udpout_flush();
 		event_del(&ev_udp);
 		close(udp_fd);
 	}
