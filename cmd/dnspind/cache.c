@@ -25,7 +25,6 @@
 #include "log.h"
 
 #define CACHE_MAX		16384	/* entries, all sandboxes */
-#define CACHE_ANSWER_MAX	4096	/* bytes; larger ones go upstream */
 #define CACHE_REPIN_MS		1000	/* a repeat's pins go in again after */
 
 struct cache_ent {
@@ -125,58 +124,113 @@ cache_free(struct cache_ent *e)
  * their time left.  The repeat may then go at once; else its pins go
  * in again first.
  */
-int
-cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
-    int tcp, uint64_t epoch, struct cache_hit *h)
+static struct cache_ent *
+cache_find(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, uint64_t now)
 {
 	struct cache_ent	 key, *e;
-	uint64_t		 now, age, left;
-	uint16_t		 flags;
-	size_t			 i;
 
 	cache_key(&key, sandbox, policy, q, tcp);
 	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
-		return (0);
-	now = cache_now_ms();
-	age = (now - e->born_ms) / 1000;
-	if (age >= e->ttl || e->qlen != q->qlen) {
+		return (NULL);
+	if ((now - e->born_ms) / 1000 >= e->ttl || e->qlen != q->qlen) {
 		cache_free(e);
-		return (0);
+		return (NULL);
 	}
-	h->ttl = e->ttl - age;
-	h->pinned = 0;
+	return (e);
+}
+
+/* The TTL to tell, and whether the pins are in place for all of it. */
+static uint32_t
+cache_ttl(const struct cache_ent *e, uint64_t epoch, uint64_t now,
+    int *pinned)
+{
+	uint32_t	 ttl = e->ttl - (now - e->born_ms) / 1000;
+	uint64_t	 left;
+
+	*pinned = 0;
 	if (epoch != 0 && e->pin_epoch == epoch &&
 	    now - e->pin_acked_ms < CACHE_REPIN_MS &&
 	    e->pin_until_ms > now + 1000) {
 		left = (e->pin_until_ms - now) / 1000;
-		if (left < h->ttl)
-			h->ttl = left;
-		h->pinned = 1;
+		if (left < ttl)
+			ttl = left;
+		*pinned = 1;
 	}
-	if ((h->ans = malloc(e->anslen)) == NULL)
-		fatal("%s", __func__);
-	memcpy(h->ans, e->ans, e->anslen);
-	h->anslen = e->anslen;
-	flags = dns_get16(h->ans + 2) & ~DNS_F_RD;
-	dns_put16(h->ans + 2, flags | (q->rd ? DNS_F_RD : 0));
+	return (ttl);
+}
+
+/* e's answer into ans (e->anslen bytes), made for q, TTLs held to ttl. */
+static int
+cache_fill(struct cache_ent *e, const struct dns_query *q, uint32_t ttl,
+    uint8_t *ans)
+{
+	uint16_t	 flags;
+
+	memcpy(ans, e->ans, e->anslen);
+	flags = dns_get16(ans + 2) & ~DNS_F_RD;
+	dns_put16(ans + 2, flags | (q->rd ? DNS_F_RD : 0));
 	/* The same name, type and class: only the letters' case differs. */
-	memcpy(h->ans + DNS_HDR_LEN, q->question, q->qlen);
-	if (dns_answer_ttl_cap(h->ans, h->anslen, h->ttl) == -1) {
-		free(h->ans);
-		h->ans = NULL;
-		h->anslen = 0;
+	memcpy(ans + DNS_HDR_LEN, q->question, q->qlen);
+	if (dns_answer_ttl_cap(ans, e->anslen, ttl) == -1) {
 		cache_free(e);
-		return (0);
+		return (-1);
 	}
+	TAILQ_REMOVE(&cache_lru, e, lru);
+	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
+	return (0);
+}
+
+int
+cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, uint64_t epoch, struct cache_hit *h)
+{
+	struct cache_ent	*e;
+	uint64_t		 now = cache_now_ms(), age;
+	size_t			 i;
+
+	if ((e = cache_find(sandbox, policy, q, tcp, now)) == NULL)
+		return (0);
+	age = (now - e->born_ms) / 1000;
+	h->ttl = cache_ttl(e, epoch, now, &h->pinned);
 	for (i = 0; i < e->naddrs; i++) {
 		h->addrs[i] = e->addrs[i];
 		h->addrs[i].ttl = h->addrs[i].ttl > age ?
 		    h->addrs[i].ttl - age : 0;
 	}
 	h->naddrs = e->naddrs;
-	TAILQ_REMOVE(&cache_lru, e, lru);
-	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
+	if ((h->ans = malloc(e->anslen)) == NULL)
+		fatal("%s", __func__);
+	h->anslen = e->anslen;
+	if (cache_fill(e, q, h->ttl, h->ans) == -1) {
+		free(h->ans);
+		h->ans = NULL;
+		return (0);
+	}
 	return (1);
+}
+
+/*
+ * The repeat into ans (size bytes; CACHE_ANSWER_MAX fit any) only if
+ * it may go at once, its pins in place (cache_get); its length, or 0.
+ */
+size_t
+cache_get_pinned(const char *sandbox, const char *policy,
+    const struct dns_query *q, int tcp, uint64_t epoch, uint8_t *ans,
+    size_t size)
+{
+	struct cache_ent	*e;
+	uint64_t		 now = cache_now_ms();
+	uint32_t		 ttl;
+	int			 pinned;
+
+	if ((e = cache_find(sandbox, policy, q, tcp, now)) == NULL ||
+	    e->anslen > size)
+		return (0);
+	ttl = cache_ttl(e, epoch, now, &pinned);
+	if (!pinned)
+		return (0);
+	return (cache_fill(e, q, ttl, ans) == -1 ? 0 : e->anslen);
 }
 
 /*

@@ -51,6 +51,7 @@ void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_netd_gone(void);
 
 /* cache.c: answers released, for repeats within their TTL */
+#define CACHE_ANSWER_MAX	4096	/* bytes; larger ones go upstream */
 struct cache_hit {
 	uint8_t		*ans;		/* the caller's to free */
 	size_t		 anslen;
@@ -65,6 +66,8 @@ int		 cache_get(const char *, const char *, const struct dns_query *,
 void		 cache_put(const char *, const char *, const struct dns_query *,
 		    int, const uint8_t *, size_t, uint32_t,
 		    const struct dns_addr *, size_t, uint64_t, uint64_t, uint32_t);
+size_t		 cache_get_pinned(const char *, const char *,
+		    const struct dns_query *, int, uint64_t, uint8_t *, size_t);
 void		 cache_repinned(const char *, const char *,
 		    const struct dns_query *, int, uint64_t, uint64_t, uint32_t);
 void		 cache_drop(const char *);
