@@ -56,7 +56,9 @@
 # for: what is measured is pinning, not the cap.
 #
 # DNS_BENCH_SECONDS (5), DNS_BENCH_LIVE (4000), DNS_BENCH_RATE (1000)
-# change the run; DNS_BENCH_PERF=DIR records where dnspind's QPS runs
+# change the run, DNS_BENCH_DNSPERF_ARGS adds to dnsperf's arguments
+# in the QPS runs (such as -c 4 -T 2: clients, threads), whose own CPU
+# time per answer is listed too (with /usr/bin/time); DNS_BENCH_PERF=DIR records where dnspind's QPS runs
 # spend their time (perf_start).  Four to five minutes, half of it
 # making the sandboxes.  BENCH_SMOKE=1 (kv.sh): 0.3 s runs, 3 sandboxes.
 . "$(dirname "$0")/../lib/common.sh"
@@ -78,6 +80,10 @@ NEWN=$(awk -v d="$DUR" 'BEGIN { print int(d * 100000) }')
 LATN=$(awk -v r="$RATE" -v d="$LATDUR" 'BEGIN { print int(r * d) + 1000 }')
 PINS=$((NEWN + LATN + 1000))
 [ "$PINS" -le 1048576 ] || PINS=1048576
+# DNS_BENCH_DNSPERF_ARGS: more for the QPS runs' dnsperf (-c, -T).
+DNSPERF_ARGS=${DNS_BENCH_DNSPERF_ARGS:-}
+TIMECMD=
+[ -x /usr/bin/time ] && TIMECMD=/usr/bin/time
 NEWQPS_TARGET=20000
 REPQPS_TARGET=60000
 P="sbxbp$$"		# the upstream
@@ -316,13 +322,19 @@ tput() {
 	answers "$_s" "$@" || { rc=1; echo "0 0 0" > "$T/$_k.qps"; return; }
 	perf_start "$_k"
 	cpu_snap > "$T/$_k.cpu0"
-	"$@" dnsperf -s "$_s" -d "$T/q.$_q" -l "$DUR" -n $_n -q 100 \
+	rm -f "$T/$_k.dpcpu"
+	"$@" ${TIMECMD:+$TIMECMD -f "%U %S" -o "$T/$_k.dpcpu"} dnsperf \
+	    -s "$_s" -d "$T/q.$_q" -l "$DUR" -n $_n -q 100 $DNSPERF_ARGS \
 	    > "$T/$_k.out" 2>&1
 	cpu_snap > "$T/$_k.cpu1"
 	perf_wait
 	_d=$(awk '/Queries completed:/ { print $3 }' "$T/$_k.out")
 	per_answer 2 "$((1000000 / $(getconf CLK_TCK)))" "$T/$_k.cpu0" \
-	    "$T/$_k.cpu1" "$_d" > "$T/$_k.cpu"
+	    "$T/$_k.cpu1" "$_d" | tr -d '\n' > "$T/$_k.cpu"
+	# dnsperf's own: on two cores it takes its share from the target.
+	awk -v d="$_d" 'NF == 2 && d > 0 { printf "dnsperf %.1f ",
+	    ($1 + $2) * 1e6 / d }' "$T/$_k.dpcpu" >> "$T/$_k.cpu" 2>/dev/null
+	echo >> "$T/$_k.cpu"
 	awk -v k="$_k" '/Queries completed:/ { done = $3 }
 	    /Queries lost:/ { lost = $3 }
 	    /Response codes:/ { bad = $0 !~ /NOERROR [0-9]+ \(100\.00%\)/ }
