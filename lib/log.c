@@ -122,6 +122,55 @@ vlog(int pri, const char *fmt, va_list ap)
 	errno = saved_errno;
 }
 
+/*
+ * Messages already made, each ending in a newline, logged as vlog
+ * would one by one; in the foreground, in as few writes as fit a
+ * buffer (one write each is atomic among the children sharing the
+ * stream).  For a daemon that logs many lines a turn.
+ */
+void
+log_lines(int pri, const char *msgs, size_t len)
+{
+	char		 out[16384], prefix[8];
+	const char	*p = msgs, *nl;
+	size_t		 off = 0, n;
+	int		 w, saved_errno = errno;
+
+	snprintf(prefix, sizeof(prefix), "<%d>", LOG_PRI(pri));
+	fflush(stderr);
+	while (p < msgs + len) {
+		if ((nl = memchr(p, '\n', msgs + len - p)) == NULL)
+			nl = msgs + len;
+		n = nl - p;
+		if (!debug) {
+			syslog(pri, "%s: %.*s%s%s", procname, (int)n, p,
+			    corr[0] != '\0' ? " corr=" : "", corr);
+		} else {
+			for (;;) {
+				w = snprintf(out + off, sizeof(out) - off,
+				    "%s%s[%d]: %.*s%s%s\n", journal ? prefix :
+				    "", procname, (int)getpid(), (int)n, p,
+				    corr[0] != '\0' ? " corr=" : "", corr);
+				if (w >= 0 && (size_t)w < sizeof(out) - off) {
+					off += w;
+					break;
+				}
+				if (off == 0) {	/* alone too long: cut */
+					off = sizeof(out) - 1;
+					out[off - 1] = '\n';
+					break;
+				}
+				(void)write(STDERR_FILENO, out, off);
+				off = 0;
+			}
+		}
+		p = nl + 1;
+	}
+	if (off > 0)
+		(void)write(STDERR_FILENO, out, off);
+	errno = saved_errno;
+}
+
 void
 logit(int pri, const char *fmt, ...)
 {

@@ -20,6 +20,7 @@ void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	logit(int, const char *, ...) __attribute__((format(printf, 2, 3)));
 void	vlog(int, const char *, va_list) __attribute__((format(printf, 2, 0)));
+void	log_lines(int, const char *, size_t);
 __attribute__((noreturn, format(printf, 1, 2)))
 void	fatal(const char *, ...);
 __attribute__((noreturn, format(printf, 1, 2)))

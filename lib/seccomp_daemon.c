@@ -66,7 +66,9 @@ static const int sc_envd[] = {
 static const int sc_dnspind[] = {
 	SCMP_SYS(socket), SCMP_SYS(bind), SCMP_SYS(getsockname),
 	SCMP_SYS(setsockopt), SCMP_SYS(getsockopt), SCMP_SYS(accept4),
-	SCMP_SYS(shutdown)
+	SCMP_SYS(shutdown),
+	/* queries read, answers sent, many to a call (udpout.c) */
+	SCMP_SYS(recvmmsg), SCMP_SYS(sendmmsg)
 };
 
 /* runnerd builds sandboxes: namespaces, mounts, ids, exec. */

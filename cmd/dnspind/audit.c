@@ -4,16 +4,31 @@
  * pin is on the path of every answer, and an object, a sorted dump and
  * their allocations cost more than the rest of the answer's own work.
  * The output is what jansson's compact, key-sorted dump gives.
+ *
+ * Lines are kept in a buffer and logged together (log_lines: one write
+ * in the foreground) at the end of the turn of the event loop, when
+ * the buffer is full, and before anything they speak of happens: the
+ * resolver flushes them before it sends pins to netd and before any
+ * answer leaves (audit_flush).  A crash loses only lines of pins not
+ * yet asked for and of answers not yet sent.
  */
 #include <sys/types.h>
 
+#include <event.h>
 #include <stdio.h>
+#include <syslog.h>
 #include <string.h>
 
 #include "dnspind.h"
 #include "log.h"
 
 #define AUDIT_LINE_MAX	2048
+#define AUDIT_BUF	32768	/* lines kept for one write */
+
+static char		 abuf[AUDIT_BUF];
+static size_t		 alen;
+static struct event	 ev_aflush;
+static int		 aflush_set, aflush_armed;
 
 struct audit_buf {
 	char	 s[AUDIT_LINE_MAX];
@@ -110,15 +125,44 @@ audit_format(char *out, size_t size, const char *event, const char *sandbox,
 	return (b.len);
 }
 
+/* Every line kept, logged now. */
+void
+audit_flush(void)
+{
+	if (alen == 0)
+		return;
+	log_lines(LOG_INFO, abuf, alen);
+	alen = 0;
+}
+
+static void
+audit_flush_turn(int fd, short event, void *arg)
+{
+	aflush_armed = 0;
+	audit_flush();
+}
+
 void
 audit_log(const char *event, const char *sandbox, const char *name,
     const char *detail)
 {
 	char	 line[AUDIT_LINE_MAX];
+	int	 n;
 
 	if (audit_format(line, sizeof(line), event, sandbox, name, detail) ==
 	    -1)
 		fatalx("%s: an audit line longer than %d bytes", __func__,
 		    AUDIT_LINE_MAX);
-	log_info("audit %s", line);
+	if (alen + sizeof("audit \n") + strlen(line) > sizeof(abuf))
+		audit_flush();
+	n = snprintf(abuf + alen, sizeof(abuf) - alen, "audit %s\n", line);
+	alen += n;
+	if (aflush_armed)
+		return;
+	if (!aflush_set) {
+		event_set(&ev_aflush, -1, 0, audit_flush_turn, NULL);
+		aflush_set = 1;
+	}
+	event_active(&ev_aflush, EV_TIMEOUT, 1);
+	aflush_armed = 1;
 }

@@ -3,7 +3,10 @@
  * that sandbox: a repeat query within that TTL is not asked upstream
  * again.  It still goes through netd (resolve.c): the answer's pins are
  * refreshed and the answer is released only once netd acknowledged
- * them, exactly as for one from upstream.  An entry is found only by
+ * them, exactly as for one from upstream, unless netd acknowledged them
+ * less than CACHE_REPIN_MS ago for longer than the TTL the repeat is
+ * told (cache_get): then it goes at once, and netd is spared one
+ * netlink batch per answer of a name asked over and over.  An entry is found only by
  * the sandbox, the policy, the name, the type, the EDNS flags and the
  * transport of the query it answered (an upstream's answers may differ
  * by transport: over UDP one may come truncated, and is asked again
@@ -22,7 +25,7 @@
 #include "log.h"
 
 #define CACHE_MAX		16384	/* entries, all sandboxes */
-#define CACHE_ANSWER_MAX	4096	/* bytes; larger ones go upstream */
+#define CACHE_REPIN_MS		1000	/* a repeat's pins go in again after */
 
 struct cache_ent {
 	RB_ENTRY(cache_ent)	 by_key;
@@ -37,6 +40,9 @@ struct cache_ent {
 	uint16_t		 qlen;		/* of its question */
 	uint64_t		 born_ms;	/* when released */
 	uint32_t		 ttl;		/* the TTL told then */
+	uint64_t		 pin_epoch;	/* netd's channel that acked */
+	uint64_t		 pin_acked_ms;	/* when its pins were queued */
+	uint64_t		 pin_until_ms;	/* they last at least until */
 	size_t			 naddrs;
 	struct dns_addr		*addrs;		/* as upstream said */
 	uint8_t			*ans;
@@ -71,7 +77,7 @@ cache_cmp(struct cache_ent *a, struct cache_ent *b)
 RB_PROTOTYPE(cache_tree, cache_ent, by_key, cache_cmp)
 RB_GENERATE(cache_tree, cache_ent, by_key, cache_cmp)
 
-static uint64_t
+uint64_t
 cache_now_ms(void)
 {
 	struct timespec	 ts;
@@ -110,49 +116,140 @@ cache_free(struct cache_ent *e)
  * every TTL held to the time left.  *ans is the caller's to free; addrs
  * (DNS_ADDRS_MAX of them) get the addresses to pin again, each with the
  * TTL upstream gave it less the time since.  0 if there is none.
+ *
+ * *pinned is 1 if the pins netd acknowledged for the answer are known
+ * to be in place for the whole TTL told: acked on the channel of this
+ * netd (epoch; a netd restart loses them with its table), within the
+ * last CACHE_REPIN_MS, and lasting past the TTL, which is held to
+ * their time left.  The repeat may then go at once; else its pins go
+ * in again first.
  */
-int
-cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
-    int tcp, uint8_t **ans, size_t *anslen, struct dns_addr *addrs, size_t *naddrs,
-    uint32_t *ttl)
+static struct cache_ent *
+cache_find(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, uint64_t now)
 {
 	struct cache_ent	 key, *e;
-	uint64_t		 age;
-	uint16_t		 flags;
-	size_t			 i;
 
 	cache_key(&key, sandbox, policy, q, tcp);
 	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
-		return (0);
-	age = (cache_now_ms() - e->born_ms) / 1000;
-	if (age >= e->ttl || e->qlen != q->qlen) {
+		return (NULL);
+	if ((now - e->born_ms) / 1000 >= e->ttl || e->qlen != q->qlen) {
 		cache_free(e);
-		return (0);
+		return (NULL);
 	}
-	if ((*ans = malloc(e->anslen)) == NULL)
-		fatal("%s", __func__);
-	memcpy(*ans, e->ans, e->anslen);
-	*anslen = e->anslen;
-	*ttl = e->ttl - age;
-	flags = dns_get16(*ans + 2) & ~DNS_F_RD;
-	dns_put16(*ans + 2, flags | (q->rd ? DNS_F_RD : 0));
+	return (e);
+}
+
+/* The TTL to tell, and whether the pins are in place for all of it. */
+static uint32_t
+cache_ttl(const struct cache_ent *e, uint64_t epoch, uint64_t now,
+    int *pinned)
+{
+	uint32_t	 ttl = e->ttl - (now - e->born_ms) / 1000;
+	uint64_t	 left;
+
+	*pinned = 0;
+	if (epoch != 0 && e->pin_epoch == epoch &&
+	    now - e->pin_acked_ms < CACHE_REPIN_MS &&
+	    e->pin_until_ms > now + 1000) {
+		left = (e->pin_until_ms - now) / 1000;
+		if (left < ttl)
+			ttl = left;
+		*pinned = 1;
+	}
+	return (ttl);
+}
+
+/* e's answer into ans (e->anslen bytes), made for q, TTLs held to ttl. */
+static int
+cache_fill(struct cache_ent *e, const struct dns_query *q, uint32_t ttl,
+    uint8_t *ans)
+{
+	uint16_t	 flags;
+
+	memcpy(ans, e->ans, e->anslen);
+	flags = dns_get16(ans + 2) & ~DNS_F_RD;
+	dns_put16(ans + 2, flags | (q->rd ? DNS_F_RD : 0));
 	/* The same name, type and class: only the letters' case differs. */
-	memcpy(*ans + DNS_HDR_LEN, q->question, q->qlen);
-	if (dns_answer_ttl_cap(*ans, *anslen, *ttl) == -1) {
-		free(*ans);
-		*ans = NULL;
-		*anslen = 0;
+	memcpy(ans + DNS_HDR_LEN, q->question, q->qlen);
+	if (dns_answer_ttl_cap(ans, e->anslen, ttl) == -1) {
 		cache_free(e);
-		return (0);
+		return (-1);
 	}
-	for (i = 0; i < e->naddrs; i++) {
-		addrs[i] = e->addrs[i];
-		addrs[i].ttl = addrs[i].ttl > age ? addrs[i].ttl - age : 0;
-	}
-	*naddrs = e->naddrs;
 	TAILQ_REMOVE(&cache_lru, e, lru);
 	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
+	return (0);
+}
+
+int
+cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp, uint64_t epoch, struct cache_hit *h)
+{
+	struct cache_ent	*e;
+	uint64_t		 now = cache_now_ms(), age;
+	size_t			 i;
+
+	if ((e = cache_find(sandbox, policy, q, tcp, now)) == NULL)
+		return (0);
+	age = (now - e->born_ms) / 1000;
+	h->ttl = cache_ttl(e, epoch, now, &h->pinned);
+	for (i = 0; i < e->naddrs; i++) {
+		h->addrs[i] = e->addrs[i];
+		h->addrs[i].ttl = h->addrs[i].ttl > age ?
+		    h->addrs[i].ttl - age : 0;
+	}
+	h->naddrs = e->naddrs;
+	if ((h->ans = malloc(e->anslen)) == NULL)
+		fatal("%s", __func__);
+	h->anslen = e->anslen;
+	if (cache_fill(e, q, h->ttl, h->ans) == -1) {
+		free(h->ans);
+		h->ans = NULL;
+		return (0);
+	}
 	return (1);
+}
+
+/*
+ * The repeat into ans (size bytes; CACHE_ANSWER_MAX fit any) only if
+ * it may go at once, its pins in place (cache_get); its length, or 0.
+ */
+size_t
+cache_get_pinned(const char *sandbox, const char *policy,
+    const struct dns_query *q, int tcp, uint64_t epoch, uint8_t *ans,
+    size_t size)
+{
+	struct cache_ent	*e;
+	uint64_t		 now = cache_now_ms();
+	uint32_t		 ttl;
+	int			 pinned;
+
+	if ((e = cache_find(sandbox, policy, q, tcp, now)) == NULL ||
+	    e->anslen > size)
+		return (0);
+	ttl = cache_ttl(e, epoch, now, &pinned);
+	if (!pinned)
+		return (0);
+	return (cache_fill(e, q, ttl, ans) == -1 ? 0 : e->anslen);
+}
+
+/*
+ * netd acknowledged the pins of a repeat of q: queued at queued_ms on
+ * the channel of epoch, the shortest for ttl seconds.
+ */
+void
+cache_repinned(const char *sandbox, const char *policy,
+    const struct dns_query *q, int tcp, uint64_t epoch, uint64_t queued_ms,
+    uint32_t ttl)
+{
+	struct cache_ent	 key, *e;
+
+	cache_key(&key, sandbox, policy, q, tcp);
+	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
+		return;
+	e->pin_epoch = epoch;
+	e->pin_acked_ms = queued_ms;
+	e->pin_until_ms = queued_ms + (uint64_t)ttl * 1000;
 }
 
 /*
@@ -162,7 +259,8 @@ cache_get(const char *sandbox, const char *policy, const struct dns_query *q,
 void
 cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
     int tcp, const uint8_t *ans, size_t anslen, uint32_t ttl,
-    const struct dns_addr *addrs, size_t naddrs)
+    const struct dns_addr *addrs, size_t naddrs, uint64_t epoch,
+    uint64_t queued_ms, uint32_t pin_ttl)
 {
 	struct cache_ent	*e, *old;
 
@@ -185,6 +283,9 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	e->naddrs = naddrs;
 	e->ttl = ttl;
 	e->born_ms = cache_now_ms();
+	e->pin_epoch = epoch;
+	e->pin_acked_ms = queued_ms;
+	e->pin_until_ms = queued_ms + (uint64_t)pin_ttl * 1000;
 	RB_INSERT(cache_tree, &cache_tree, e);
 	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
 	cache_count++;

@@ -51,12 +51,25 @@ void		 resolve_pinned(const struct dns_pin_ack *);
 void		 resolve_netd_gone(void);
 
 /* cache.c: answers released, for repeats within their TTL */
+#define CACHE_ANSWER_MAX	4096	/* bytes; larger ones go upstream */
+struct cache_hit {
+	uint8_t		*ans;		/* the caller's to free */
+	size_t		 anslen;
+	uint32_t	 ttl;		/* told */
+	int		 pinned;	/* its pins in place for all of it */
+	size_t		 naddrs;
+	struct dns_addr	 addrs[DNS_ADDRS_MAX];
+};
+uint64_t	 cache_now_ms(void);
 int		 cache_get(const char *, const char *, const struct dns_query *,
-		    int, uint8_t **, size_t *, struct dns_addr *, size_t *,
-		    uint32_t *);
+		    int, uint64_t, struct cache_hit *);
 void		 cache_put(const char *, const char *, const struct dns_query *,
 		    int, const uint8_t *, size_t, uint32_t,
-		    const struct dns_addr *, size_t);
+		    const struct dns_addr *, size_t, uint64_t, uint64_t, uint32_t);
+size_t		 cache_get_pinned(const char *, const char *,
+		    const struct dns_query *, int, uint64_t, uint8_t *, size_t);
+void		 cache_repinned(const char *, const char *,
+		    const struct dns_query *, int, uint64_t, uint64_t, uint32_t);
 void		 cache_drop(const char *);
 void		 cache_flush(void);
 size_t		 cache_size(void);
@@ -66,6 +79,12 @@ ssize_t		 audit_format(char *, size_t, const char *, const char *,
 		    const char *, const char *);
 void		 audit_log(const char *, const char *, const char *,
 		    const char *);
+void		 audit_flush(void);
+
+/* udpout.c: answers over UDP, sent together at the end of the turn */
+void		 udpout_send(int, const struct sockaddr_storage *, socklen_t,
+		    const uint8_t *, size_t);
+void		 udpout_flush(void);
 
 /* upstream.c: one exchange with one upstream */
 typedef void	(*upx_fn)(void *, const uint8_t *, size_t);
@@ -96,6 +115,7 @@ void		 upsock_detach(struct upx *);
 /* netdch.c: the channel to netd, for pins */
 void		 netdch_open(int);
 int		 netdch_send(const struct dns_pin_req *);
+uint64_t	 netdch_epoch(void);
 
 /* tcp.c */
 void		 tcp_socket(int);

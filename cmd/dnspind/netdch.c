@@ -19,6 +19,7 @@
 
 static struct imsgev	 iev_netd;
 static int		 netd_open;
+static uint64_t		 netd_epoch;	/* channels opened so far */
 
 static void
 netdch_close(const char *why)
@@ -67,7 +68,18 @@ netdch_open(int fd)
 	netdch_close("replaced by a new one");
 	imsgev_init(&iev_netd, fd, netdch_dispatch, &iev_netd);
 	netd_open = 1;
+	netd_epoch++;
 	log_debug("%s: a channel to netd", __func__);
+}
+
+/*
+ * Which channel this is, 0 if none: pins acked on an earlier one may
+ * have gone with the netd that took them (its table is its own).
+ */
+uint64_t
+netdch_epoch(void)
+{
+	return (netd_open ? netd_epoch : 0);
 }
 
 /* -1 if there is no channel to send it on. */

@@ -28,7 +28,8 @@
 #define RESOLVE_PORTS_MAX	16
 #define RESOLVE_UNKNOWN_MAX	256	/* queries held from unknown sources */
 #define RESOLVE_UNKNOWN_WAIT_MS	500
-#define RESOLVE_UDP_MAX		65535
+#define RESOLVE_READS		32	/* queries read in one call */
+#define RESOLVE_PKT		(DNS_QUERY_MAX + 1024)	/* > any query */
 
 struct query {
 	TAILQ_ENTRY(query)	 entry;
@@ -57,6 +58,9 @@ struct query {
 	struct dns_addr		*pinned;	/* for the cache, once acked */
 	size_t			 npinned;
 	uint32_t		 ttl_told;
+	int			 cached;	/* a repeat, from the cache */
+	uint64_t		 pin_queued_ms;	/* its pins went in after */
+	uint32_t		 pin_ttl_min;	/* the shortest of them */
 };
 
 static TAILQ_HEAD(, query)	 queries = TAILQ_HEAD_INITIALIZER(queries);
@@ -83,7 +87,7 @@ static size_t			 nqueries;
 static uint64_t			 next_token;
 static int			 udp_fd = -1;
 static struct event		 ev_udp;
-static uint8_t			 pktbuf[RESOLVE_UDP_MAX];
+static uint8_t			 pktbufs[RESOLVE_READS][RESOLVE_PKT];
 /* netd pins in well under a millisecond; this is for a netd gone. */
 static struct timeval		 pin_wait = { 2, 0 };
 /* The pins of the answers of this turn of the loop, not yet sent. */
@@ -121,14 +125,15 @@ query_free(struct query *qr)
 	free(qr);
 }
 
+/* The answer out; its audit lines, and all before, logged first. */
 static void
 query_send(struct query *qr, const uint8_t *buf, size_t len)
 {
-	if (qr->reply != NULL)
+	if (qr->reply != NULL) {
+		audit_flush();
 		qr->reply(qr->arg, buf, len);
-	else if (sendto(udp_fd, buf, len, 0, (struct sockaddr *)&qr->from,
-	    qr->fromlen) == -1)
-		log_debug("%s: sendto: %s", __func__, strerror(errno));
+	} else
+		udpout_send(udp_fd, &qr->from, qr->fromlen, buf, len);
 }
 
 /* Answer with an rcode of our own and forget the query. */
@@ -207,6 +212,7 @@ pin_send(void)
 		return;
 	log_debug("%s: %u answers, %u pins in one batch", __func__,
 	    batch.nanswers, batch.count);
+	audit_flush();	/* what is pinned is written down first */
 	if (netdch_send(&batch) == -1)
 		for (i = 0; i < batch.nanswers; i++) {
 			qr = query_by_token(batch.answers[i].token);
@@ -367,6 +373,8 @@ query_pins(struct query *qr, const struct dns_answer *a)
 	struct dns_pin	 p;
 	size_t		 i, j, n = 0;
 
+	qr->pin_queued_ms = cache_now_ms();
+	qr->pin_ttl_min = 0;
 	for (i = 0; i < a->naddrs; i++)
 		for (j = 0; j < qr->nports; j++) {
 			memset(&p, 0, sizeof(p));
@@ -374,6 +382,8 @@ query_pins(struct query *qr, const struct dns_answer *a)
 			p.proto = qr->ports[j].proto;
 			p.port = qr->ports[j].port;
 			p.ttl = pin_ttl(a->addrs[i].ttl);
+			if (n == 0 || p.ttl < qr->pin_ttl_min)
+				qr->pin_ttl_min = p.ttl;
 			memcpy(p.addr, &a->addrs[i].a, p.af == AF_INET ? 4 :
 			    16);
 			query_audit_pin(qr, &p);
@@ -556,19 +566,30 @@ query_release(struct query *qr, const struct dns_answer *a)
 
 /*
  * The answer released to this sandbox for the same question less than
- * its TTL ago, if there is one: no upstream, but its pins are refreshed
- * through netd all the same.  0 if there is none.
+ * its TTL ago, if there is one: no upstream.  Its pins are refreshed
+ * through netd first, unless netd acknowledged them so recently that
+ * they are known to be in place for the whole TTL told (cache_get).
+ * 0 if there is none.
  */
 static int
 query_cached(struct query *qr)
 {
+	struct cache_hit	 h;
 	struct dns_answer	 a;
 
-	a.naddrs = 0;
 	if (!cache_get(qr->sandbox, qr->policy, &qr->q, qr->reply != NULL,
-	    &qr->ans,
-	    &qr->anslen, a.addrs, &a.naddrs, &qr->ttl_told))
+	    netdch_epoch(), &h))
 		return (0);
+	qr->ans = h.ans;
+	qr->anslen = h.anslen;
+	qr->ttl_told = h.ttl;
+	qr->cached = 1;
+	if (h.pinned) {
+		query_answer(qr, qr->ans, qr->anslen);
+		return (1);
+	}
+	a.naddrs = h.naddrs;
+	memcpy(a.addrs, h.addrs, h.naddrs * sizeof(a.addrs[0]));
 	query_release(qr, &a);
 	return (1);
 }
@@ -647,11 +668,11 @@ query_refuse(const struct sockaddr_storage *from, socklen_t fromlen,
 		n = dns_build_error(pkt, len, DNS_R_REFUSED, buf, sizeof(buf));
 	if (n <= 0)
 		return;
-	if (reply != NULL)
+	if (reply != NULL) {
+		audit_flush();
 		reply(arg, buf, n);
-	else
-		(void)sendto(udp_fd, buf, n, 0, (const struct sockaddr *)from,
-		    fromlen);
+	} else
+		udpout_send(udp_fd, from, fromlen, buf, n);
 }
 
 /* The policy's allow name rules, the ports of those that match. */
@@ -750,6 +771,40 @@ resolve_known(void)
 	}
 }
 
+/*
+ * A repeat of a listed name that the cache may release at once, its
+ * pins known to be in place (cache_get_pinned): answered here, with no
+ * query kept and no slot in flight taken.  0 if it must go the long
+ * way (a TC answer, too, is made there).
+ */
+static int
+resolve_fast(const struct dsandbox *sb, const struct dns_query *q,
+    const struct sockaddr_storage *from, int fromlen, query_reply_fn reply,
+    void *arg)
+{
+	static uint8_t	 ans[CACHE_ANSWER_MAX];
+	struct dns_port	 ports[RESOLVE_PORTS_MAX];
+	size_t		 len;
+
+	if ((q->qtype != DNS_T_A && q->qtype != DNS_T_AAAA) ||
+	    (len = cache_get_pinned(sb->m.id, sb->m.policy, q, reply != NULL,
+	    netdch_epoch(), ans, sizeof(ans))) == 0)
+		return (0);
+	if (reply == NULL && len > dns_query_udp_max(q))
+		return (0);
+	/* Its allowlist, as for any query (a new config empties it all). */
+	if (resolve_ports(sb->m.policy, q->name, ports,
+	    RESOLVE_PORTS_MAX) == 0)
+		return (0);
+	dns_set_id(ans, len, q->id);
+	if (reply != NULL) {
+		audit_flush();
+		reply(arg, ans, len);
+	} else
+		udpout_send(udp_fd, from, fromlen, ans, len);
+	return (1);
+}
+
 void
 resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
     size_t len, int fromlen, query_reply_fn reply, void *arg)
@@ -765,10 +820,13 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 		unknown_hold(from, fromlen, pkt, len, reply, arg);
 		return;
 	}
-	/* A flood's excess costs this much and no more: dropped unread. */
+	e = dns_query_parse(pkt, len, &q);
+	if (e == DNS_OK && resolve_fast(sb, &q, from, fromlen, reply, arg))
+		return;
+	/* A flood's excess costs this much and no more: dropped here. */
 	if (sandboxes_hold(sb->m.id, nqueries >= DNSPIND_QUERIES_MAX) == -1)
 		return;
-	if ((e = dns_query_parse(pkt, len, &q)) != DNS_OK) {
+	if (e != DNS_OK) {
 		sandboxes_release(sb->m.id);
 		log_debug("%s: sandbox %s: %s", __func__, sb->m.id,
 		    dns_strerror(e));
@@ -783,8 +841,7 @@ resolve_query(const struct sockaddr_storage *from, const uint8_t *pkt,
 			if (reply != NULL)
 				reply(arg, qbuf, n);
 			else
-				(void)sendto(udp_fd, qbuf, n, 0,
-				    (const struct sockaddr *)from, fromlen);
+				udpout_send(udp_fd, from, fromlen, qbuf, n);
 		}
 		return;
 	}
@@ -851,8 +908,14 @@ resolve_pinned(const struct dns_pin_ack *ack)
 		} else if (--qr->npending == 0) {
 			if (qr->pinned != NULL)
 				cache_put(qr->sandbox, qr->policy, &qr->q,
-				    qr->reply != NULL, qr->ans, qr->anslen, qr->ttl_told,
-				    qr->pinned, qr->npinned);
+				    qr->reply != NULL, qr->ans, qr->anslen,
+				    qr->ttl_told, qr->pinned, qr->npinned,
+				    netdch_epoch(), qr->pin_queued_ms,
+				    qr->pin_ttl_min);
+			else if (qr->cached)
+				cache_repinned(qr->sandbox, qr->policy, &qr->q,
+				    qr->reply != NULL, netdch_epoch(),
+				    qr->pin_queued_ms, qr->pin_ttl_min);
 			query_answer(qr, qr->ans, qr->anslen);
 		}
 	}
@@ -873,24 +936,41 @@ resolve_cancel(void *arg)
 			unknown_free(u);
 }
 
+/*
+ * The queries waiting on the socket, RESOLVE_READS to a recvmmsg(2),
+ * two calls at most: TCP clients and upstreams get their turn.  A
+ * datagram longer than a buffer is cut (MSG_TRUNC): still longer than
+ * any query, it is refused as too long all the same.
+ */
 static void
 resolve_udp_read(int fd, short event, void *arg)
 {
-	struct sockaddr_storage	 from;
-	socklen_t		 fromlen;
-	ssize_t			 n;
-	int			 i;
+	static struct mmsghdr		 msgs[RESOLVE_READS];
+	static struct iovec		 iovs[RESOLVE_READS];
+	static struct sockaddr_storage	 froms[RESOLVE_READS];
+	int				 i, n, round;
 
-	/* A few at a time: TCP clients and upstreams get their turn. */
-	for (i = 0; i < 64; i++) {
-		fromlen = sizeof(from);
-		if ((n = recvfrom(fd, pktbuf, sizeof(pktbuf), 0,
-		    (struct sockaddr *)&from, &fromlen)) == -1) {
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < RESOLVE_READS; i++) {
+			iovs[i].iov_base = pktbufs[i];
+			iovs[i].iov_len = sizeof(pktbufs[i]);
+			memset(&msgs[i], 0, sizeof(msgs[i]));
+			msgs[i].msg_hdr.msg_name = &froms[i];
+			msgs[i].msg_hdr.msg_namelen = sizeof(froms[i]);
+			msgs[i].msg_hdr.msg_iov = &iovs[i];
+			msgs[i].msg_hdr.msg_iovlen = 1;
+		}
+		if ((n = recvmmsg(fd, msgs, RESOLVE_READS, MSG_DONTWAIT,
+		    NULL)) == -1) {
 			if (errno != EAGAIN && errno != EINTR)
-				log_warn("%s: recvfrom", __func__);
+				log_warn("%s: recvmmsg", __func__);
 			return;
 		}
-		resolve_query(&from, pktbuf, n, fromlen, NULL, NULL);
+		for (i = 0; i < n; i++)
+			resolve_query(&froms[i], pktbufs[i], msgs[i].msg_len,
+			    msgs[i].msg_hdr.msg_namelen, NULL, NULL);
+		if (n < RESOLVE_READS)
+			return;
 	}
 }
 
@@ -898,6 +978,7 @@ void
 resolve_udp_socket(int fd)
 {
 	if (udp_fd != -1) {
+		udpout_flush();
 		event_del(&ev_udp);
 		close(udp_fd);
 	}
