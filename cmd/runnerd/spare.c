@@ -1,5 +1,6 @@
 /*
- * Sandboxes built ahead of demand (`prebuild N`, DESIGN.md section 9):
+ * Sandboxes built ahead of demand (`prebuild N`; runnerd(8), the section
+ * of that name):
  * up to N sandboxes for each of the SPARE_POOLS policies last asked
  * for, built while runnerd is idle, so that a create or a run finds one
  * ready and what its caller waits for is the exec, not the namespaces,
