@@ -439,16 +439,21 @@ link_veth_add(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 }
 
 /*
- * Inside the guest, through a socket opened there: eth0 and lo up, the
- * guest addresses, default routes via the gateways.  IPv6 is best
- * effort: a netns with it disabled still gets IPv4.
+ * Inside the guest, through a socket opened there: lo up, the guest
+ * addresses and neighbour, then eth0 up and the default routes via the
+ * gateways.  eth0 comes up last but for the routes (which need it up):
+ * with the host side up already, that brings the carrier, and the
+ * kernel answers it (linkwatch) with a walk of every IPv6 route of
+ * the host's namespace under RTNL, a cost that grows with the
+ * sandboxes; each request after it may wait for that walk.  IPv6 is
+ * best effort: a netns with it disabled still gets IPv4.
  */
 int
 link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 {
 	struct rt_req	 q;
 	struct in6_addr	 ll;
-	int		 index;
+	int		 index, v6;
 
 	if ((index = rt_ifindex(g, NETD_GUEST_IFNAME)) == -1) {
 		rt_warn("%s: %s: guest %s", __func__, ni->ifname,
@@ -458,19 +463,31 @@ link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 	rt_no_lladdr(g, index, ni->ifname, __func__);
 	rt_req_init(&q);
 	rt_up(g, &q, LOOPBACK_INDEX);
-	rt_up(g, &q, index);
 	rt_addr(g, &q, index, AF_INET, &ni->guest, NETD_PLEN, 0);
-	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
 	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1) {
 		rt_warn("%s: %s: guest IPv4", __func__, ni->ifname);
 		return (-1);
 	}
-	rt_req_init(&q);
 	link_v6_ll(&ll, 0);
-	rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
-	rt_route(g, &q, index, AF_INET6, NULL, 0, &ll);
-	if (link_v6_addrs(g, index, &ni->guest6, 1, ni->ifname) == -1 ||
-	    rt_send(g, &q, NULL, NULL, ni->ifname) == -1)
+	if ((v6 = link_v6_addrs(g, index, &ni->guest6, 1, ni->ifname)) == 0) {
+		rt_req_init(&q);
+		rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
+		v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
+	}
+	rt_req_init(&q);
+	rt_up(g, &q, index);
+	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
+	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1) {
+		rt_warn("%s: %s: guest link, IPv4 route", __func__,
+		    ni->ifname);
+		return (-1);
+	}
+	if (v6 == 0) {
+		rt_req_init(&q);
+		rt_route(g, &q, index, AF_INET6, NULL, 0, &ll);
+		v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
+	}
+	if (v6 == -1)
 		rt_warn("%s: %s: guest IPv6 (continuing without)", __func__,
 		    ni->ifname);
 	return (0);
