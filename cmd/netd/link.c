@@ -413,8 +413,9 @@ link_veth_create(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 }
 
 /*
- * The veth pair, host side up with the gateway addresses.  A link of
- * that name is replaced: its peer may sit in a netns long gone.
+ * The veth pair, host side up with the gateway addresses; the host
+ * side's index.  A link of that name is replaced: its peer may sit in
+ * a netns long gone.
  */
 int
 link_veth_add(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
@@ -435,7 +436,38 @@ link_veth_add(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 		(void)link_del(rt, ni->ifname);
 		return (-1);
 	}
-	return (0);
+	return (index);
+}
+
+/*
+ * The multicast route (ff00::/8 in table local) that the kernel gives
+ * a link once it is ready for IPv6, some time after its carrier.  A
+ * veth's host side sends no multicast (its neighbour is permanent, and
+ * neighbour discovery and MLD do not route), and these routes cost
+ * what grows with the sandboxes: they all hang off one FIB node, so
+ * each insertion and every multicast lookup of the namespace walks all
+ * the others, and they double the walk of every IPv6 route that each
+ * carrier change makes.  ESRCH: not there (yet).
+ */
+int
+link_mroute_del(struct rtnl *rt, int index, const char *ifname)
+{
+	struct rt_req	 q;
+	struct rtmsg	*rtm;
+	struct in6_addr	 mc;
+
+	memset(&mc, 0, sizeof(mc));
+	mc.s6_addr[0] = 0xff;
+	rt_req_init(&q);
+	rtm = rt_msg(rt, &q, RTM_DELROUTE, 0, sizeof(*rtm), AF_INET6);
+	rtm->rtm_dst_len = 8;
+	rtm->rtm_table = RT_TABLE_LOCAL;
+	rtm->rtm_protocol = RTPROT_KERNEL;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_MULTICAST;
+	mnl_attr_put(q.nlh, RTA_DST, sizeof(mc), &mc);
+	mnl_attr_put_u32(q.nlh, RTA_OIF, index);
+	return (rt_send(rt, &q, NULL, NULL, ifname));
 }
 
 /*
