@@ -167,7 +167,7 @@ netd_mroute_note(struct netd *n, const char *ifname, int index)
 	v[n->nmroutes++].index = index;
 }
 
-/* Its link goes: the index is no longer its. */
+/* Its link goes: the index is no longer its.  The order stays. */
 static void
 netd_mroute_forget(struct netd *n, const char *ifname)
 {
@@ -175,27 +175,30 @@ netd_mroute_forget(struct netd *n, const char *ifname)
 
 	for (i = 0; i < n->nmroutes; i++)
 		if (strcmp(n->mroutes[i].ifname, ifname) == 0) {
-			n->mroutes[i] = n->mroutes[--n->nmroutes];
+			memmove(&n->mroutes[i], &n->mroutes[i + 1],
+			    (--n->nmroutes - i) * sizeof(*n->mroutes));
 			return;
 		}
 }
 
-/* Those not made yet (ESRCH) stay for the next flush, a few times. */
+/*
+ * Oldest first: the kernel keeps these routes in the order made and
+ * looks for each from the first, so a backlog goes in linear time.
+ * Those not made yet (ESRCH) stay for the next flush, a few times.
+ */
 static void
 netd_mroutes_flush(struct netd *n)
 {
 	struct netd_mroute	*m;
-	size_t			 i = 0;
+	size_t			 i, kept = 0;
 
-	while (i < n->nmroutes) {
+	for (i = 0; i < n->nmroutes; i++) {
 		m = &n->mroutes[i];
 		if (link_mroute_del(n->rt, m->index, m->ifname) == -1 &&
-		    errno == ESRCH && ++m->tries < NETD_MROUTE_TRIES) {
-			i++;
-			continue;
-		}
-		*m = n->mroutes[--n->nmroutes];
+		    errno == ESRCH && ++m->tries < NETD_MROUTE_TRIES)
+			n->mroutes[kept++] = *m;
 	}
+	n->nmroutes = kept;
 }
 
 /* Undo a failed setup: what this call made goes, the rest stays. */
