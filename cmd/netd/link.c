@@ -317,24 +317,21 @@ rt_no_lladdr(struct rtnl *rt, int index, const char *ifname,
 }
 
 /*
- * The /126 and link-local fe80::1 (host side) or fe80::2 (guest).  The
- * host side's fe80::/64 route is not needed (neighbour discovery does
+ * Into q: the /126 and link-local fe80::1 (host side) or fe80::2
+ * (guest).  The host side's fe80::/64 route is not needed (neighbour discovery does
  * without) and would cost: every host side's hangs off the one FIB
  * node, so each insertion walks all the others.
  */
-static int
-link_v6_addrs(struct rtnl *rt, int index, const struct in6_addr *a,
-    int guest, const char *ifname)
+static void
+link_v6_addrs(struct rtnl *rt, struct rt_req *q, int index,
+    const struct in6_addr *a, int guest)
 {
-	struct rt_req	 q;
 	struct in6_addr	 ll;
 
 	link_v6_ll(&ll, guest);
-	rt_req_init(&q);
-	rt_addr(rt, &q, index, AF_INET6, &ll, 64,
+	rt_addr(rt, q, index, AF_INET6, &ll, 64,
 	    guest ? 0 : IFA_F_NOPREFIXROUTE);
-	rt_addr(rt, &q, index, AF_INET6, a, NETD_PLEN6, 0);
-	return (rt_send(rt, &q, NULL, NULL, ifname));
+	rt_addr(rt, q, index, AF_INET6, a, NETD_PLEN6, 0);
 }
 
 /*
@@ -360,9 +357,11 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 		mnl_attr_put_u32(q.nlh, IFLA_GROUP, 0);
 	if (rt_send(rt, &q, NULL, NULL, ni->ifname) == -1)
 		return (-1);
-	if (v6addrs)
-		rc = link_v6_addrs(rt, index, &ni->gw6, 0, ni->ifname);
-	else {
+	rt_req_init(&q);
+	if (v6addrs) {
+		link_v6_addrs(rt, &q, index, &ni->gw6, 0);
+		rc = rt_send(rt, &q, NULL, NULL, ni->ifname);
+	} else {
 		/*
 		 * A veth's host side has no IPv6 address: each one added
 		 * makes the kernel walk every address of the namespace
@@ -370,7 +369,6 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 		 * 1, 13 ms at 4000).  A route and a permanent neighbour
 		 * reach the guest; the guest reaches fe80::1 likewise.
 		 */
-		rt_req_init(&q);
 		rt_route(rt, &q, index, AF_INET6, &ni->guest6, 128, NULL);
 		rt_neigh(rt, &q, index, AF_INET6, &ni->guest6, ni->guest_mac);
 		rc = rt_send(rt, &q, NULL, NULL, ni->ifname);
@@ -501,11 +499,10 @@ link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 		return (-1);
 	}
 	link_v6_ll(&ll, 0);
-	if ((v6 = link_v6_addrs(g, index, &ni->guest6, 1, ni->ifname)) == 0) {
-		rt_req_init(&q);
-		rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
-		v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
-	}
+	rt_req_init(&q);
+	link_v6_addrs(g, &q, index, &ni->guest6, 1);
+	rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
+	v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
 	rt_req_init(&q);
 	rt_up(g, &q, index);
 	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
