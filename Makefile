@@ -86,14 +86,16 @@ bench-deps:
 FUZZ_SECONDS?=	30
 FUZZ_CC=	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
 		-Ilib ${PKG_CFLAGS}
+# The message table and every validator it names (lib/msgtab.c).
+MSGTAB_SRCS=	lib/msgtab.c lib/sbx_msg.c lib/fileop.c lib/label.c lib/conf.c \
+		lib/utf8.c lib/net_msg.c lib/env_msg.c lib/dns_msg.c lib/log.c
 fuzz: deps
 	${MAKE} all
 	@mkdir -p $B/fuzz
 	${FUZZ_CC} -o $B/fuzz/fuzz_imsg regress/fuzz/fuzz_imsg.c lib/imsg.c lib/fdguard.c \
-	    lib/log.c ${PKG_LIBS}
+	    ${MSGTAB_SRCS} ${PKG_LIBS}
 	${FUZZ_CC} -o $B/fuzz/fuzz_sbx_msg regress/fuzz/fuzz_sbx_msg.c \
-	    lib/sbx_msg.c lib/fileop.c lib/label.c lib/conf.c lib/utf8.c \
-	    ${PKG_LIBS}
+	    ${MSGTAB_SRCS} ${PKG_LIBS}
 	${FUZZ_CC} -Icmd/envd -o $B/fuzz/fuzz_broker \
 	    regress/fuzz/fuzz_broker.c cmd/envd/broker.c cmd/envd/rpc.c \
 	    lib/conf.c lib/fdguard.c lib/log.c lib/utf8.c ${PKG_LIBS}

@@ -15,10 +15,12 @@
 #include "child.h"
 #include "conf_imsg.h"
 #include "log.h"
+#include "msgtab.h"
 #include "proc.h"
 #include "sandboxd_imsg.h"
 
 static const struct child_ops	*ops;
+static enum msg_prog		 self;	/* this child, in the table */
 static struct imsgev		 iev_main;
 static struct sandboxd_conf	*pending_conf;
 static struct event		 ev_sigterm, ev_sigint, ev_sighup;
@@ -74,24 +76,28 @@ child_reconf(struct imsg *imsg)
 static void
 child_pong(struct imsg *imsg)
 {
-	struct proc_ping	 ping;
 	struct proc_pong	 pong;
 
-	if (imsg_get_data(imsg, &ping, sizeof(ping)) == -1)
-		fatalx("%s: bad IMSG_PROC_PING", __func__);
 	memset(&pong, 0, sizeof(pong));
-	pong.seq = ping.seq;
+	pong.seq = IMSG_PAYLOAD(imsg, struct proc_ping)->seq;
 	if (ops->load != NULL)
 		pong.load = ops->load();
 	imsgev_compose(&iev_main, IMSG_PROC_PONG, 0, 0, -1, &pong,
 	    sizeof(pong));
 }
 
+/*
+ * Every message is checked against the table (lib/msgtab.c) before
+ * any handler sees it; from the master a bad one means a bug or worse:
+ * stop.
+ */
 static void
 child_dispatch_imsg(struct imsg *imsg)
 {
-	int	 verbose;
+	char	 err[160];
 
+	if (imsg_check(self, MSG_MASTER, imsg, err, sizeof(err)) == -1)
+		fatalx("%s: from master: %s", __func__, err);
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RECONF_CONF:
 	case IMSG_RECONF_POLICY:
@@ -105,9 +111,7 @@ child_dispatch_imsg(struct imsg *imsg)
 		child_reconf(imsg);
 		break;
 	case IMSG_LOG_VERBOSE:
-		if (imsg_get_data(imsg, &verbose, sizeof(verbose)) == -1)
-			fatalx("%s: bad IMSG_LOG_VERBOSE", __func__);
-		log_setverbose(verbose);
+		log_setverbose(*IMSG_PAYLOAD(imsg, int));
 		break;
 	case IMSG_PROC_PING:
 		child_pong(imsg);
@@ -190,6 +194,7 @@ child_main(int argc, char *argv[], const struct child_ops *o)
 	log_setverbose(verbose);
 	if ((ps = proc_spec_find(ops->name)) == NULL)
 		fatalx("%s: unknown process %s", __func__, ops->name);
+	self = msg_prog_of((enum proc_id)(ps - proc_specs));
 	if (ops->preinit != NULL)
 		ops->preinit();
 	priv_drop(ps);

@@ -2,7 +2,9 @@
  * Every message type exchanged between sandboxd's processes and with
  * sandboxctl, and every payload struct that is not a config struct
  * (those live in conf.h).  Payloads are fixed-size; strings are
- * NUL-terminated within their arrays and receivers check that.
+ * NUL-terminated within their arrays and receivers check that.  Each
+ * type has one row in lib/msgtab.c: who sends and receives it, its
+ * length, fd and validator; a new type needs its row there.
  */
 #ifndef SANDBOXD_IMSG_TYPES_H
 #define SANDBOXD_IMSG_TYPES_H

@@ -16,6 +16,7 @@
 #include "dns_msg.h"
 #include "dnspind.h"
 #include "log.h"
+#include "msgtab.h"
 
 struct sandboxd_conf	*dnspind_conf;
 
@@ -28,59 +29,34 @@ dnspind_conf_apply(struct sandboxd_conf *conf)
 	dnspind_conf = conf;
 }
 
-/* From the master a malformed message means a bug or worse: stop. */
-static void
-dnspind_get(struct imsg *imsg, void *p, size_t len)
-{
-	if (imsg_get_data(imsg, p, len) == -1)
-		fatalx("dnspind_dispatch_main: bad length for imsg %u",
-		    imsg_get_type(imsg));
-}
-
-static void
-dnspind_check(int rc, const char *err)
-{
-	if (rc == -1)
-		fatalx("dnspind_dispatch_main: %s", err);
-}
-
+/* Checked against the table (lib/msgtab.c) by child.c first. */
 static int
 dnspind_dispatch_main(struct imsg *imsg)
 {
-	struct dns_socket	 so;
-	struct dns_sandbox	 sb;
-	uint32_t		 type = imsg_get_type(imsg);
-	int			 fd = imsg_get_fd(imsg);
-	char			 err[128];
+	const struct dns_sandbox	*sb;
+	uint32_t			 type = imsg_get_type(imsg);
 
 	if (dnspind_conf == NULL)
 		fatalx("%s: request before any config", __func__);
-	if ((fd != -1) != (type == IMSG_DNS_SOCKET ||
-	    type == IMSG_DNS_CHANNEL))
-		fatalx("%s: imsg %u with the wrong fd", __func__, type);
 	switch (type) {
 	case IMSG_DNS_SOCKET:
-		dnspind_get(imsg, &so, sizeof(so));
-		dnspind_check(dns_check_socket(&so, err, sizeof(err)), err);
-		if (so.proto == IPPROTO_UDP)
-			resolve_udp_socket(fd);
+		if (IMSG_PAYLOAD(imsg, struct dns_socket)->proto ==
+		    IPPROTO_UDP)
+			resolve_udp_socket(imsg_get_fd(imsg));
 		else
-			tcp_socket(fd);
+			tcp_socket(imsg_get_fd(imsg));
 		break;
 	case IMSG_DNS_SANDBOX:
 	case IMSG_DNS_SANDBOX_GONE:
-		dnspind_get(imsg, &sb, sizeof(sb));
-		dnspind_check(dns_check_sandbox(&sb, err, sizeof(err)), err);
+		sb = IMSG_PAYLOAD(imsg, struct dns_sandbox);
 		if (type == IMSG_DNS_SANDBOX) {
-			sandboxes_add(&sb);
+			sandboxes_add(sb);
 			resolve_known();
 		} else
-			sandboxes_del(sb.id);
+			sandboxes_del(sb->id);
 		break;
 	case IMSG_DNS_CHANNEL:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("%s: bad IMSG_DNS_CHANNEL", __func__);
-		netdch_open(fd);
+		netdch_open(imsg_get_fd(imsg));
 		break;
 	default:
 		return (-1);

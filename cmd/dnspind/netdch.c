@@ -15,6 +15,7 @@
 #include "dnspind.h"
 #include "imsgev.h"
 #include "log.h"
+#include "msgtab.h"
 
 static struct imsgev	 iev_netd;
 static int		 netd_open;
@@ -36,24 +37,14 @@ netdch_close(const char *why)
 static int
 netdch_imsg(struct imsg *imsg, void *arg)
 {
-	struct dns_pin_ack	 ack;
-	uint32_t		 type = imsg_get_type(imsg);
-	char			 err[128];
+	char	 err[160];
 
-	if (type != IMSG_DNS_PINNED) {
-		log_warnx("%s: imsg %u from netd: dropped", __func__, type);
+	if (imsg_check(MSG_DNSPIND, MSG_NETD, imsg, err, sizeof(err)) ==
+	    -1) {
+		log_warnx("%s: from netd: %s: dropped", __func__, err);
 		return (0);
 	}
-	if (imsg_get_data(imsg, &ack, sizeof(ack)) == -1) {
-		log_warnx("%s: an ack of %zu bytes from netd: dropped",
-		    __func__, imsg_get_len(imsg));
-		return (0);
-	}
-	if (dns_check_pin_ack(&ack, err, sizeof(err)) == -1) {
-		log_warnx("%s: an ack from netd: %s: dropped", __func__, err);
-		return (0);
-	}
-	resolve_pinned(&ack);
+	resolve_pinned(IMSG_PAYLOAD(imsg, struct dns_pin_ack));
 	return (0);
 }
 

@@ -15,6 +15,7 @@
 #include "env_msg.h"
 #include "envd.h"
 #include "log.h"
+#include "msgtab.h"
 
 extern char		**environ;
 
@@ -88,66 +89,38 @@ envd_reset(void)
 	}
 }
 
-/* From the master, a malformed message is a bug or worse: stop. */
-#define ENVD_GET(imsg, var) do {					\
-	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
-		fatalx("%s: bad length for imsg %u", __func__,		\
-		    imsg_get_type(imsg));				\
-} while (0)
-
-static void
-envd_check(int rc, const char *err)
-{
-	if (rc == -1)
-		fatalx("envd_dispatch_main: %s", err);
-}
-
+/* Checked against the table (lib/msgtab.c) by child.c first. */
 static int
 envd_dispatch_main(struct imsg *imsg)
 {
-	struct env_sandbox	 sm;
-	struct env_build_req	*breq;
-	struct env_abort	 am;
-	struct esandbox		*sb;
-	char			 err[128];
-	int			 fd = imsg_get_fd(imsg);
+	const struct env_sandbox	*sm;
+	struct env_build_req		*breq;
+	const struct env_abort		*am;
+	struct esandbox			*sb;
 
 	if (envd_conf == NULL)
 		fatalx("%s: request before any config", __func__);
-	if (fd != -1 && imsg_get_type(imsg) != IMSG_ENV_SANDBOX)
-		fatalx("%s: unexpected fd with imsg %u", __func__,
-		    imsg_get_type(imsg));
 	switch (imsg_get_type(imsg)) {
 	case IMSG_ENV_SANDBOX:
-		ENVD_GET(imsg, sm);
-		envd_check(env_check_sandbox(&sm, err, sizeof(err)), err);
-		if (fd == -1)
-			fatalx("%s: sandbox without its socket", __func__);
-		broker_listen(envd_sandbox(sm.id, sm.policy, sm.corr), fd);
+		sm = IMSG_PAYLOAD(imsg, struct env_sandbox);
+		broker_listen(envd_sandbox(sm->id, sm->policy, sm->corr),
+		    imsg_get_fd(imsg));
 		break;
 	case IMSG_ENV_SANDBOX_GONE:
-		ENVD_GET(imsg, sm);
-		envd_check(env_check_sandbox(&sm, err, sizeof(err)), err);
-		envd_sandbox_gone(sm.id);
+		envd_sandbox_gone(IMSG_PAYLOAD(imsg, struct env_sandbox)->id);
 		break;
 	case IMSG_ENV_BUILD:
-		if ((breq = malloc(sizeof(*breq))) == NULL)
-			fatal("%s", __func__);
-		ENVD_GET(imsg, *breq);
-		envd_check(env_check_build(breq, err, sizeof(err)), err);
+		breq = IMSG_PAYLOAD(imsg, struct env_build_req);
 		sb = envd_sandbox(breq->id, breq->policy, breq->corr);
 		env_build(sb, breq);
-		freezero(breq, sizeof(*breq));
+		explicit_bzero(breq, sizeof(*breq));
 		break;
 	case IMSG_ENV_ABORT:
-		ENVD_GET(imsg, am);
-		envd_check(env_check_abort(&am, err, sizeof(err)), err);
-		if ((sb = envd_find(am.id)) != NULL)
-			broker_abort(sb, &am);
+		am = IMSG_PAYLOAD(imsg, struct env_abort);
+		if ((sb = envd_find(am->id)) != NULL)
+			broker_abort(sb, am);
 		break;
 	case IMSG_ENV_RESET:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("%s: bad IMSG_ENV_RESET", __func__);
 		envd_reset();
 		break;
 	default:

@@ -15,6 +15,7 @@
 #include "dns_msg.h"
 #include "imsgev.h"
 #include "log.h"
+#include "msgtab.h"
 #include "serve.h"
 
 static struct imsgev	 iev_dns;
@@ -36,26 +37,15 @@ dnsch_close(const char *why)
 static int
 dnsch_imsg(struct imsg *imsg, void *arg)
 {
-	struct dns_pin_req	 req;
 	struct dns_pin_ack	 ack;
-	uint32_t		 type = imsg_get_type(imsg);
-	char			 err[128];
+	char			 err[160];
 
-	if (type != IMSG_DNS_PIN) {
-		log_warnx("%s: imsg %u from dnspind: dropped", __func__, type);
+	if (imsg_check(MSG_NETD, MSG_DNSPIND, imsg, err, sizeof(err)) ==
+	    -1) {
+		log_warnx("%s: from dnspind: %s: dropped", __func__, err);
 		return (0);
 	}
-	if (imsg_get_data(imsg, &req, sizeof(req)) == -1) {
-		log_warnx("%s: a pin request of %zu bytes from dnspind: "
-		    "dropped", __func__, imsg_get_len(imsg));
-		return (0);
-	}
-	if (dns_check_pin_req(&req, err, sizeof(err)) == -1) {
-		log_warnx("%s: a pin request from dnspind: %s: dropped",
-		    __func__, err);
-		return (0);
-	}
-	serve_pin(&req, &ack);
+	serve_pin(IMSG_PAYLOAD(imsg, struct dns_pin_req), &ack);
 	if (imsgev_compose(&iev_dns, IMSG_DNS_PINNED, 0, 0, -1, &ack,
 	    sizeof(ack)) == -1) {
 		dnsch_close(strerror(errno));

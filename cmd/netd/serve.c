@@ -21,6 +21,7 @@
 
 #include "child.h"
 #include "log.h"
+#include "msgtab.h"
 #include "net_msg.h"
 #include "serve.h"
 
@@ -520,70 +521,44 @@ serve_show(const struct net_id *m, uint32_t peerid)
 	serve_result(peerid, m->corr, 0, "");
 }
 
-/* From the master a malformed message means a bug or worse: stop. */
-#define SERVE_GET(imsg, var) do {					\
-	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
-		fatalx("%s: bad length for imsg %u", __func__,		\
-		    imsg_get_type(imsg));				\
-} while (0)
-
-static void
-serve_check(int rc, const char *err)
-{
-	if (rc == -1)
-		fatalx("serve_dispatch: %s", err);
-}
-
+/*
+ * Checked against the table (lib/msgtab.c) by child.c first.  Only
+ * the hop of a setup is netd's to check: every unprepared one comes
+ * with an fd here, a tap's being the master's /dev/net/tun.
+ */
 int
 serve_dispatch(struct imsg *imsg)
 {
-	struct net_setup	 setup;
-	struct net_sync		 sync;
-	struct net_id		 id;
+	struct net_setup	*setup;
+	struct net_id		*id;
 	uint32_t		 type = imsg_get_type(imsg);
-	int			 fd = imsg_get_fd(imsg);
-	char			 err[128];
 
-	if (fd != -1 && type != IMSG_NET_SETUP && type != IMSG_NET_PREPARE &&
-	    type != IMSG_DNS_CHANNEL)
-		fatalx("%s: an fd with imsg %u", __func__, type);
 	switch (type) {
 	case IMSG_NET_SETUP:
-		SERVE_GET(imsg, setup);
-		serve_check(net_check_setup(&setup, err, sizeof(err)), err);
-		if ((fd == -1) != (setup.prepared != 0))
+		setup = IMSG_PAYLOAD(imsg, struct net_setup);
+		if ((imsg->fd == -1) != (setup->prepared != 0))
 			fatalx("%s: setup with the wrong fd", __func__);
-		serve_setup(&setup, fd);
+		serve_setup(setup, imsg_get_fd(imsg));
 		break;
 	case IMSG_NET_PREPARE:
-		SERVE_GET(imsg, id);
-		serve_check(net_check_id(&id, err, sizeof(err)), err);
-		if (fd == -1)
-			fatalx("%s: prepare without its fd", __func__);
-		serve_prepare(&id, fd);
+		serve_prepare(IMSG_PAYLOAD(imsg, struct net_id),
+		    imsg_get_fd(imsg));
 		break;
 	case IMSG_NET_TEARDOWN:
 	case IMSG_NET_SHOW:
-		SERVE_GET(imsg, id);
-		serve_check(net_check_id(&id, err, sizeof(err)), err);
+		id = IMSG_PAYLOAD(imsg, struct net_id);
 		if (type == IMSG_NET_TEARDOWN)
-			serve_teardown(&id);
+			serve_teardown(id);
 		else
-			serve_show(&id, imsg_get_peerid(imsg));
+			serve_show(id, imsg_get_peerid(imsg));
 		break;
 	case IMSG_NET_SYNC:
-		SERVE_GET(imsg, sync);
-		serve_check(net_check_sync(&sync, err, sizeof(err)), err);
-		serve_sync(&sync);
+		serve_sync(IMSG_PAYLOAD(imsg, struct net_sync));
 		break;
 	case IMSG_DNS_CHANNEL:
-		if (fd == -1 || imsg_get_len(imsg) != 0)
-			fatalx("%s: bad IMSG_DNS_CHANNEL", __func__);
-		dnsch_open(fd);
+		dnsch_open(imsg_get_fd(imsg));
 		break;
 	case IMSG_NET_SYNC_END:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("%s: bad IMSG_NET_SYNC_END", __func__);
 		serve_sync_end();
 		break;
 	default:

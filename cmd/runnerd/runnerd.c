@@ -21,6 +21,7 @@
 #include "fileop.h"
 #include "net_msg.h"
 #include "log.h"
+#include "msgtab.h"
 #include "runnerd.h"
 #include "sbx_msg.h"
 #include "workspace.h"
@@ -797,31 +798,18 @@ runnerd_client_gone(uint32_t peerid)
 			runnerd_grave(rs);
 }
 
-/* From the master a malformed message means a bug or worse: stop. */
-#define RUN_GET(imsg, var) do {						\
-	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
-		fatalx("%s: bad length for imsg %u", __func__,		\
-		    imsg_get_type(imsg));				\
-} while (0)
-
-static void
-runnerd_check(int rc, const char *err)
-{
-	if (rc == -1)
-		fatalx("runnerd_dispatch_main: %s", err);
-}
-
+/*
+ * Every message reaches these checked against the table (lib/msgtab.c)
+ * by child.c: length, fd and contents.
+ */
 static void
 runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_id_req	 req;
+	struct sbx_id_req	 req = *IMSG_PAYLOAD(imsg, struct sbx_id_req);
 	struct sbx_info		 info;
 	struct rsandbox		*rs;
 	struct rexec		*e, *next;
-	char			 err[128];
 
-	RUN_GET(imsg, req);
-	runnerd_check(sbx_check_id_req(&req, err, sizeof(err)), err);
 	if ((rs = runnerd_lookup(&req, peerid)) == NULL)
 		return;
 	switch (imsg_get_type(imsg)) {
@@ -857,16 +845,9 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 static void
 runnerd_dispatch_exec_op(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_exec_op	 op;
+	struct sbx_exec_op	 op = *IMSG_PAYLOAD(imsg, struct sbx_exec_op);
 	struct rsandbox		*rs;
-	char			 err[128];
 
-	RUN_GET(imsg, op);
-	runnerd_check(sbx_check_exec_op(&op, err, sizeof(err)), err);
-	if ((imsg_get_type(imsg) == IMSG_RUN_EXEC_PS) !=
-	    (op.op == SBX_EXEC_OP_LIST))
-		fatalx("%s: exec op %u as imsg %u", __func__, op.op,
-		    imsg_get_type(imsg));
 	if ((rs = runnerd_lookup((struct sbx_id_req *)&op, peerid)) == NULL)
 		return;
 	/* Signalling an exec of a paused sandbox: as kill, refused. */
@@ -898,16 +879,11 @@ runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
 static void
 runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_file_req	 req;
+	struct sbx_file_req	 req =
+	    *IMSG_PAYLOAD(imsg, struct sbx_file_req);
 	struct rsandbox		*rs;
-	char			 err[128];
-	int			 fd;
+	int			 fd = imsg_get_fd(imsg);
 
-	RUN_GET(imsg, req);
-	fd = imsg_get_fd(imsg);
-	runnerd_check(sbx_check_file(&req, err, sizeof(err)), err);
-	if (fd == -1)
-		fatalx("%s: file request without an fd", __func__);
 	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
 	    peerid)) == NULL)
 		return;
@@ -919,16 +895,11 @@ runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 static void
 runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_fileop_req	 req;
+	struct sbx_fileop_req	 req =
+	    *IMSG_PAYLOAD(imsg, struct sbx_fileop_req);
 	struct rsandbox		*rs;
-	char			 err[128];
-	int			 fd;
+	int			 fd = imsg_get_fd(imsg);
 
-	RUN_GET(imsg, req);
-	fd = imsg_get_fd(imsg);
-	runnerd_check(sbx_check_fileop(&req, err, sizeof(err)), err);
-	if (fd == -1)
-		fatalx("%s: file operation without a socket", __func__);
 	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
 	    peerid)) == NULL)
 		return;
@@ -939,57 +910,30 @@ runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
 static void
 runnerd_dispatch_stdio(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_stdio	 m;
-	char			 err[128];
-	int			 fd;
-
-	RUN_GET(imsg, m);
-	runnerd_check(sbx_check_stdio(&m, err, sizeof(err)), err);
-	if ((fd = imsg_get_fd(imsg)) == -1)
-		fatalx("%s: stdio without an fd", __func__);
-	stdio_put(peerid, m.which, fd);
+	stdio_put(peerid, IMSG_PAYLOAD(imsg, struct sbx_stdio)->which,
+	    imsg_get_fd(imsg));
 }
 
 static void
 runnerd_dispatch_services(struct imsg *imsg)
 {
-	struct run_services	*m;
-	char			 err[128];
-
-	if ((m = malloc(sizeof(*m))) == NULL)
-		fatal("%s", __func__);
-	RUN_GET(imsg, *m);
-	if (imsg_get_fd(imsg) != -1)
-		fatalx("%s: an fd with the service list", __func__);
-	runnerd_check(sbx_check_services(m, err, sizeof(err)), err);
-	svcws_services(m);
-	free(m);
+	svcws_services(IMSG_PAYLOAD(imsg, struct run_services));
 }
 
 /* envd's answers, relayed and checked by the master; checked again. */
 static void
 runnerd_dispatch_env(struct imsg *imsg)
 {
-	struct env_chunk_hdr	 h;
-	struct env_ready	 r;
-	char			 err[128];
-	int			 fd;
+	struct env_chunk_hdr	*h;
 
 	switch (imsg_get_type(imsg)) {
 	case IMSG_ENV_CHUNK:
-		if (imsg_get_len(imsg) < sizeof(h))
-			fatalx("%s: short IMSG_ENV_CHUNK", __func__);
-		memcpy(&h, imsg->data, sizeof(h));
-		runnerd_check(env_check_chunk(&h, (char *)imsg->data +
-		    sizeof(h), imsg_get_len(imsg) - sizeof(h), err,
-		    sizeof(err)), err);
-		exec_env_chunk(&h, (char *)imsg->data + sizeof(h));
+		h = IMSG_PAYLOAD(imsg, struct env_chunk_hdr);
+		exec_env_chunk(h, (char *)(h + 1));
 		break;
 	case IMSG_ENV_READY:
-		RUN_GET(imsg, r);
-		fd = imsg_get_fd(imsg);
-		runnerd_check(env_check_ready(&r, err, sizeof(err)), err);
-		exec_env_ready(&r, fd);
+		exec_env_ready(IMSG_PAYLOAD(imsg, struct env_ready),
+		    imsg_get_fd(imsg));
 		break;
 	case IMSG_ENV_UP:
 		runnerd_env_up();
@@ -1004,23 +948,12 @@ runnerd_dispatch_env(struct imsg *imsg)
 static void
 runnerd_dispatch_net(struct imsg *imsg)
 {
-	struct net_ready	 r;
-	char			 err[128];
-
-	if (imsg_get_fd(imsg) != -1)
-		fatalx("%s: an fd with imsg %u", __func__,
-		    imsg_get_type(imsg));
 	switch (imsg_get_type(imsg)) {
 	case IMSG_NET_READY:
-		RUN_GET(imsg, r);
-		runnerd_check(net_check_ready(&r, err, sizeof(err)), err);
-		net_ready(&r);
+		net_ready(IMSG_PAYLOAD(imsg, struct net_ready));
 		break;
 	case IMSG_NET_UP:
 	case IMSG_NET_DOWN:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("%s: bad length for imsg %u", __func__,
-			    imsg_get_type(imsg));
 		if (imsg_get_type(imsg) == IMSG_NET_UP)
 			net_up();
 		else
@@ -1032,40 +965,26 @@ runnerd_dispatch_net(struct imsg *imsg)
 static int
 runnerd_dispatch_main(struct imsg *imsg)
 {
-	struct sbx_create_req	 creq;
 	struct sbx_exec_req	*ereq;
-	struct sbx_run_req	*rreq;
-	struct ctl_request	 req;
 	struct rsandbox		*rs;
 	uint32_t		 peerid = imsg_get_peerid(imsg);
-	char			 err[128];
 
 	if (runnerd_conf == NULL)
 		fatalx("%s: request before any config", __func__);
 	switch (imsg_get_type(imsg)) {
 	case IMSG_RUN_CREATE:
-		RUN_GET(imsg, creq);
-		runnerd_check(sbx_check_create(&creq, err, sizeof(err)), err);
-		runnerd_create(&creq, peerid);
+		runnerd_create(IMSG_PAYLOAD(imsg, struct sbx_create_req),
+		    peerid);
 		break;
 	case IMSG_RUN_RUN:
-		if ((rreq = malloc(sizeof(*rreq))) == NULL)
-			fatal("%s", __func__);
-		RUN_GET(imsg, *rreq);
-		runnerd_check(sbx_check_run(rreq, err, sizeof(err)), err);
-		runnerd_run(rreq, peerid);
-		free(rreq);
+		runnerd_run(IMSG_PAYLOAD(imsg, struct sbx_run_req), peerid);
 		break;
 	case IMSG_RUN_EXEC:
-		if ((ereq = malloc(sizeof(*ereq))) == NULL)
-			fatal("%s", __func__);
-		RUN_GET(imsg, *ereq);
-		runnerd_check(sbx_check_exec(ereq, err, sizeof(err)), err);
+		ereq = IMSG_PAYLOAD(imsg, struct sbx_exec_req);
 		if ((rs = runnerd_lookup((struct sbx_id_req *)ereq,
 		    peerid)) != NULL && !life_exec_refused(rs, ereq->corr,
 		    peerid) && exec_start(rs, ereq, peerid) == 0)
 			life_activity(rs);
-		free(ereq);
 		break;
 	case IMSG_RUN_KILL:
 	case IMSG_RUN_DESTROY:
@@ -1079,10 +998,7 @@ runnerd_dispatch_main(struct imsg *imsg)
 		runnerd_dispatch_exec_op(imsg, peerid);
 		break;
 	case IMSG_RUN_PS:
-		RUN_GET(imsg, req);
-		runnerd_check(sbx_check_corr(req.corr, sizeof(req.corr)),
-		    "malformed ps request");
-		runnerd_ps(&req, peerid);
+		runnerd_ps(IMSG_PAYLOAD(imsg, struct ctl_request), peerid);
 		break;
 	case IMSG_RUN_PUT:
 	case IMSG_RUN_GET:
@@ -1092,8 +1008,6 @@ runnerd_dispatch_main(struct imsg *imsg)
 		runnerd_dispatch_fileop(imsg, peerid);
 		break;
 	case IMSG_RUN_CLIENT_GONE:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("%s: bad IMSG_RUN_CLIENT_GONE", __func__);
 		runnerd_client_gone(peerid);
 		break;
 	case IMSG_RUN_STDIO:
@@ -1114,8 +1028,6 @@ runnerd_dispatch_main(struct imsg *imsg)
 		runnerd_dispatch_net(imsg);
 		break;
 	case IMSG_DNS_UP:
-		if (imsg_get_len(imsg) != 0 || imsg_get_fd(imsg) != -1)
-			fatalx("%s: bad IMSG_DNS_UP", __func__);
 		net_dns_up();
 		break;
 	default:

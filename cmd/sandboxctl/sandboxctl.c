@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "msgtab.h"
 #include "sandboxctl.h"
 
 int		 json;
@@ -103,108 +104,70 @@ ctl_request(struct imsgbuf *ibuf, uint32_t type, int fd, const void *data,
 		ctl_fail_errno("connection_lost", "send request");
 }
 
-/* Exactly the payload, or we stop: the daemon does not send junk. */
-#define REPLY_GET(imsg, var) do {					\
-	if (imsg_get_data(imsg, &(var), sizeof(var)) == -1)		\
-		ctl_fail("protocol", "malformed reply %u",		\
-		    imsg_get_type(imsg));				\
-} while (0)
-
-static void
-ctl_output(struct imsg *imsg)
-{
-	struct sbx_output_hdr	 hdr;
-	size_t			 len = imsg_get_len(imsg);
-
-	if (len < sizeof(hdr))
-		ctl_fail("protocol", "malformed output");
-	memcpy(&hdr, imsg->data, sizeof(hdr));
-	if (hdr.len != len - sizeof(hdr))
-		ctl_fail("protocol", "malformed output");
-	show_output(&hdr, (const char *)imsg->data + sizeof(hdr));
-}
-
-/* Returns 1 when the reply ends the request, with *rc set. */
+/*
+ * Every reply is checked against the table (lib/msgtab.c) first: the
+ * daemon does not send junk, and if it does we stop.
+ */
 static int
 ctl_reply(struct imsg *imsg, int *rc)
 {
-	struct ctl_proc_status	 ps;
-	struct net_hostfw	 hf;
-	struct ctl_result	 res;
-	struct sbx_exec_start	 st;
-	struct sbx_exec_result	 er;
-	struct sbx_net_info	 ni;
-	struct svc_info		 si;
-	struct sbx_stdio	 sio;
-	struct sbx_net_pins	 np;
-	struct sbx_exec_info	 xi;
+	struct sbx_output_hdr	*out;
+	struct sbx_exec_start	*st;
+	struct sbx_stdio	*sio;
+	char			 err[160];
 	int			 fd;
 
+	if (imsg_check(MSG_CTL, MSG_MASTER, imsg, err, sizeof(err)) == -1)
+		ctl_fail("protocol", "malformed reply: %s", err);
 	switch (imsg_get_type(imsg)) {
 	case IMSG_CTL_SERVICE_INFO:
-		REPLY_GET(imsg, si);
-		show_service(&si);
+		show_service(IMSG_PAYLOAD(imsg, struct svc_info));
 		return (0);
 	case IMSG_CTL_STDIO:
-		REPLY_GET(imsg, sio);
-		if ((fd = imsg_get_fd(imsg)) == -1 || sio.which > SBX_STDIO_OUT)
-			ctl_fail("protocol", "malformed stdio reply");
-		if (ctl_last.stdio[sio.which] != -1)
-			close(ctl_last.stdio[sio.which]);
-		ctl_last.stdio[sio.which] = fd;
+		sio = IMSG_PAYLOAD(imsg, struct sbx_stdio);
+		fd = imsg_get_fd(imsg);
+		if (ctl_last.stdio[sio->which] != -1)
+			close(ctl_last.stdio[sio->which]);
+		ctl_last.stdio[sio->which] = fd;
 		return (0);
 	case IMSG_CTL_HOSTFW:
-		REPLY_GET(imsg, hf);
-		if (memchr(hf.text, '\0', sizeof(hf.text)) == NULL)
-			ctl_fail("protocol", "malformed status reply");
-		show_hostfw(&hf);
+		show_hostfw(IMSG_PAYLOAD(imsg, struct net_hostfw));
 		return (0);
 	case IMSG_CTL_PROC_STATUS:
-		REPLY_GET(imsg, ps);
-		if (memchr(ps.caps, '\0', sizeof(ps.caps)) == NULL ||
-		    memchr(ps.name, '\0', sizeof(ps.name)) == NULL ||
-		    memchr(ps.user, '\0', sizeof(ps.user)) == NULL ||
-		    memchr(ps.root, '\0', sizeof(ps.root)) == NULL)
-			ctl_fail("protocol", "malformed status reply");
-		show_proc_status(&ps);
+		show_proc_status(IMSG_PAYLOAD(imsg, struct ctl_proc_status));
 		return (0);
 	case IMSG_CTL_SANDBOX:
-		REPLY_GET(imsg, ctl_last.sandbox);
+		ctl_last.sandbox = *IMSG_PAYLOAD(imsg, struct sbx_info);
 		ctl_last.have_sandbox = 1;
 		show_sandbox(&ctl_last.sandbox, ctl_last.sandbox_event);
 		return (0);
 	case IMSG_CTL_EXEC_START:
-		REPLY_GET(imsg, st);
-		if (memchr(st.exec, '\0', sizeof(st.exec)) == NULL)
-			ctl_fail("protocol", "malformed exec start reply");
-		strlcpy(ctl_last.exec, st.exec, sizeof(ctl_last.exec));
-		show_exec_start(&st);
+		st = IMSG_PAYLOAD(imsg, struct sbx_exec_start);
+		strlcpy(ctl_last.exec, st->exec, sizeof(ctl_last.exec));
+		show_exec_start(st);
 		return (0);
 	case IMSG_CTL_EXEC_INFO:
-		REPLY_GET(imsg, xi);
-		show_exec_info(&xi);
+		show_exec_info(IMSG_PAYLOAD(imsg, struct sbx_exec_info));
 		return (0);
 	case IMSG_CTL_OUTPUT:
-		ctl_output(imsg);
+		out = IMSG_PAYLOAD(imsg, struct sbx_output_hdr);
+		show_output(out, (const char *)(out + 1));
 		return (0);
 	case IMSG_CTL_NET_INFO:
-		REPLY_GET(imsg, ni);
-		show_net_info(&ni);
+		show_net_info(IMSG_PAYLOAD(imsg, struct sbx_net_info));
 		return (0);
 	case IMSG_CTL_NET_RULES:
 		show_net_rules(imsg->data, imsg_get_len(imsg));
 		return (0);
 	case IMSG_CTL_NET_PINS:
-		REPLY_GET(imsg, np);
-		show_net_pins(&np);
+		show_net_pins(IMSG_PAYLOAD(imsg, struct sbx_net_pins));
 		return (0);
 	case IMSG_CTL_EXEC_RESULT:
-		REPLY_GET(imsg, er);
-		*rc = show_exec_result(&er);
+		*rc = show_exec_result(IMSG_PAYLOAD(imsg,
+		    struct sbx_exec_result));
 		return (1);
 	case IMSG_CTL_RESULT:
-		REPLY_GET(imsg, res);
-		*rc = show_result(&res);
+		*rc = show_result(IMSG_PAYLOAD(imsg, struct ctl_result));
 		return (1);
 	}
 	ctl_fail("protocol", "unexpected reply type %u",

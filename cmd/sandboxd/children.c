@@ -16,6 +16,7 @@
 
 #include "conf_imsg.h"
 #include "log.h"
+#include "msgtab.h"
 #include "sandboxd.h"
 
 static void	child_dispatch(int, short, void *);
@@ -242,84 +243,74 @@ children_send_peer(enum proc_id id, uint32_t type, uint32_t peerid, int fd,
 	return (imsgev_compose(&c->iev, type, peerid, 0, fd, data, len));
 }
 
-/* runnerd's replies to control clients: checked, then passed on. */
-static int
-child_relay(struct imsg *imsg)
+static enum proc_id
+child_of(enum msg_prog p)
 {
-	struct sbx_output_hdr	 hdr;
-	size_t			 len = imsg_get_len(imsg), want;
-
-	switch (imsg_get_type(imsg)) {
-	case IMSG_CTL_SANDBOX:
-		want = sizeof(struct sbx_info);
-		break;
-	case IMSG_CTL_EXEC_START:
-		want = sizeof(struct sbx_exec_start);
-		break;
-	case IMSG_CTL_EXEC_RESULT:
-		want = sizeof(struct sbx_exec_result);
-		break;
-	case IMSG_CTL_RESULT:
-		want = sizeof(struct ctl_result);
-		break;
-	case IMSG_CTL_EXEC_INFO:
-		want = sizeof(struct sbx_exec_info);
-		break;
-	case IMSG_CTL_OUTPUT:
-		if (len < sizeof(hdr))
-			return (-1);
-		memcpy(&hdr, imsg->data, sizeof(hdr));
-		want = sizeof(hdr) + hdr.len;
-		if (hdr.len > SBX_OUTPUT_MAX)
-			return (-1);
-		break;
+	switch (p) {
+	case MSG_NETD:
+		return (PROC_NETD);
+	case MSG_ENVD:
+		return (PROC_ENVD);
+	case MSG_RUNNERD:
+		return (PROC_RUNNERD);
+	case MSG_DNSPIND:
+		return (PROC_DNSPIND);
 	default:
-		return (-1);
+		fatalx("%s: %s is not a child", __func__, msg_prog_name(p));
 	}
-	if (len != want)
-		return (-1);
-	if (imsg_get_peerid(imsg) >= SVC_PEER_BASE)
-		services_reply(imsg_get_peerid(imsg), imsg_get_type(imsg),
-		    imsg->data, len);
-	else
-		control_relay(imsg_get_peerid(imsg), imsg_get_type(imsg),
-		    imsg->data, len);
+}
+
+/*
+ * A checked message for another program: a reply goes to the control
+ * client (or service) its peerid names; netd's and envd's requests
+ * get the master's part (relay_net.c, relay_env.c); the rest as is.
+ */
+static int
+child_relay(const struct msg_row *r, struct imsg *imsg)
+{
+	uint32_t	 peerid = imsg_get_peerid(imsg);
+	enum msg_prog	 to = msg_receiver(r);
+
+	if (to == MSG_CTL) {
+		if (peerid >= SVC_PEER_BASE)
+			services_reply(peerid, r->type, imsg->data,
+			    imsg_get_len(imsg));
+		else
+			control_relay(peerid, r->type, imsg->data,
+			    imsg_get_len(imsg));
+		return (0);
+	}
+	if (to == MSG_NETD)
+		return (relay_net(imsg));
+	if (to == MSG_ENVD)
+		return (relay_env(imsg));
+	(void)children_send_peer(child_of(to), r->type, peerid,
+	    imsg_get_fd(imsg), imsg->data, imsg_get_len(imsg));
 	return (0);
 }
 
+/*
+ * Everything a child sends is checked against the table first
+ * (lib/msgtab.c): who may send it, its length, fd and contents.  What
+ * is for another program is relayed; the rest is the master's own.
+ */
 static int
 child_dispatch_imsg(struct child *c, struct imsg *imsg)
 {
-	struct reconf_done	 done;
+	const struct msg_row	*r;
 	uint32_t		 type = imsg_get_type(imsg);
+	char			 err[160];
 
-	if (c->id == PROC_RUNNERD && ((type >= IMSG_CTL_PROC_STATUS &&
-	    type <= IMSG_CTL_EXEC_RESULT) || type == IMSG_CTL_EXEC_INFO))
-		return (child_relay(imsg));
-	if (c->id == PROC_ENVD && type == IMSG_ENV_HEALTH)
-		return (relay_env_health(imsg));
-	if ((c->id == PROC_RUNNERD && type >= IMSG_ENV_SANDBOX &&
-	    type <= IMSG_ENV_ABORT) ||
-	    (c->id == PROC_ENVD && (type == IMSG_ENV_CHUNK ||
-	    type == IMSG_ENV_READY)))
-		return (relay_env(imsg));
-	if (c->id == PROC_RUNNERD && type >= IMSG_NET_SETUP &&
-	    type <= IMSG_NET_PREPARE)
-		return (relay_net(imsg));
-	if (c->id == PROC_RUNNERD && (type == IMSG_DNS_SANDBOX ||
-	    type == IMSG_DNS_SANDBOX_GONE))
-		return (relay_dns(imsg));
-	if (c->id == PROC_NETD && type == IMSG_NET_HOSTFW)
-		return (relay_net_hostfw(imsg));
-	if (c->id == PROC_NETD && (type == IMSG_NET_READY ||
-	    type == IMSG_CTL_NET_INFO || type == IMSG_CTL_NET_RULES ||
-	    type == IMSG_CTL_NET_PINS ||
-	    type == IMSG_CTL_RESULT))
-		return (relay_net_reply(imsg));
+	if (imsg_check(MSG_MASTER, msg_prog_of(c->id), imsg, err,
+	    sizeof(err)) == -1) {
+		log_warnx("%s: from %s: %s", __func__, c->spec->name, err);
+		return (-1);
+	}
+	r = msg_row(type);
+	if ((r->to & MSG_MASTER) == 0)
+		return (child_relay(r, imsg));
 	switch (type) {
 	case IMSG_PROC_READY:
-		if (imsg_get_len(imsg) != 0)
-			return (-1);
 		c->state = PROC_STATE_RUNNING;
 		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
 		/* runnerd tells a new envd of every sandbox it has. */
@@ -351,13 +342,20 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	case IMSG_PROC_PONG:
 		return (watchdog_pong(c, imsg));
 	case IMSG_RECONF_DONE:
-		if (imsg_get_data(imsg, &done, sizeof(done)) == -1)
-			return (-1);
-		c->conf_generation = done.generation;
+		c->conf_generation =
+		    IMSG_PAYLOAD(imsg, struct reconf_done)->generation;
 		reload_check();
 		notify_children();
 		break;
+	case IMSG_NET_HOSTFW:
+		relay_net_hostfw(imsg);
+		break;
+	case IMSG_ENV_HEALTH:
+		relay_env_health(imsg);
+		break;
 	default:
+		log_warnx("%s: %s from %s: no handler", __func__, r->name,
+		    c->spec->name);
 		return (-1);
 	}
 	return (0);

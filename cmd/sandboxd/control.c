@@ -20,6 +20,7 @@
 #include "fdguard.h"
 #include "fileop.h"
 #include "log.h"
+#include "msgtab.h"
 #include "sandboxd.h"
 #include "sbx_msg.h"
 
@@ -546,48 +547,34 @@ control_request(struct ctl_conn *c, uint32_t type, struct ctl_request *req)
 	}
 }
 
-/* Requests for runnerd: who may send them and what they must hold. */
+/*
+ * Requests for runnerd: what runnerd gets for each and who may send it
+ * (the table in lib/msgtab.c says what it must hold).
+ */
 struct ctl_fwd {
 	uint32_t	 type;
 	uint32_t	 run_type;
-	size_t		 len;
 	enum ctl_rights	 rights;
-	int		 fd;		/* carries an fd */
 	int		 noreply;	/* runnerd answers nothing */
 };
 
 static const struct ctl_fwd ctl_fwds[] = {
-	{ IMSG_CTL_CREATE, IMSG_RUN_CREATE, sizeof(struct sbx_create_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_EXEC, IMSG_RUN_EXEC, sizeof(struct sbx_exec_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_KILL, IMSG_RUN_KILL, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_DESTROY, IMSG_RUN_DESTROY, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_PS, IMSG_RUN_PS, sizeof(struct ctl_request),
-	    CTL_RIGHTS_READ, 0, 0 },
-	{ IMSG_CTL_SHOW, IMSG_RUN_SHOW, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_READ, 0, 0 },
-	{ IMSG_CTL_PUT, IMSG_RUN_PUT, sizeof(struct sbx_file_req),
-	    CTL_RIGHTS_ALL, 1, 0 },
-	{ IMSG_CTL_GET, IMSG_RUN_GET, sizeof(struct sbx_file_req),
-	    CTL_RIGHTS_ALL, 1, 0 },
-	{ IMSG_CTL_RUN, IMSG_RUN_RUN, sizeof(struct sbx_run_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_STDIO, IMSG_RUN_STDIO, sizeof(struct sbx_stdio),
-	    CTL_RIGHTS_ALL, 1, 1 },
-	{ IMSG_CTL_EXEC_OP, IMSG_RUN_EXEC_OP, sizeof(struct sbx_exec_op),
-	    CTL_RIGHTS_ALL, 0, 0 },
+	{ IMSG_CTL_CREATE, IMSG_RUN_CREATE, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_EXEC, IMSG_RUN_EXEC, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_KILL, IMSG_RUN_KILL, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_DESTROY, IMSG_RUN_DESTROY, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_PS, IMSG_RUN_PS, CTL_RIGHTS_READ, 0 },
+	{ IMSG_CTL_SHOW, IMSG_RUN_SHOW, CTL_RIGHTS_READ, 0 },
+	{ IMSG_CTL_PUT, IMSG_RUN_PUT, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_GET, IMSG_RUN_GET, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_RUN, IMSG_RUN_RUN, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_STDIO, IMSG_RUN_STDIO, CTL_RIGHTS_ALL, 1 },
+	{ IMSG_CTL_EXEC_OP, IMSG_RUN_EXEC_OP, CTL_RIGHTS_ALL, 0 },
 	/* Root's: an exec's command line may hold what others may not see. */
-	{ IMSG_CTL_EXEC_PS, IMSG_RUN_EXEC_PS, sizeof(struct sbx_exec_op),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_FILEOP, IMSG_RUN_FILEOP, sizeof(struct sbx_fileop_req),
-	    CTL_RIGHTS_ALL, 1, 0 },
-	{ IMSG_CTL_PAUSE, IMSG_RUN_PAUSE, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
-	{ IMSG_CTL_RESUME, IMSG_RUN_RESUME, sizeof(struct sbx_id_req),
-	    CTL_RIGHTS_ALL, 0, 0 },
+	{ IMSG_CTL_EXEC_PS, IMSG_RUN_EXEC_PS, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_FILEOP, IMSG_RUN_FILEOP, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_PAUSE, IMSG_RUN_PAUSE, CTL_RIGHTS_ALL, 0 },
+	{ IMSG_CTL_RESUME, IMSG_RUN_RESUME, CTL_RIGHTS_ALL, 0 },
 };
 
 static const struct ctl_fwd *
@@ -599,41 +586,6 @@ control_fwd_find(uint32_t type)
 		if (ctl_fwds[i].type == type)
 			return (&ctl_fwds[i]);
 	return (NULL);
-}
-
-/* Every payload starts with its corr; the rest by type. */
-static int
-control_fwd_check(uint32_t type, void *p)
-{
-	char	 err[128];
-
-	switch (type) {
-	case IMSG_CTL_CREATE:
-		return (sbx_check_create(p, err, sizeof(err)));
-	case IMSG_CTL_EXEC:
-		return (sbx_check_exec(p, err, sizeof(err)));
-	case IMSG_CTL_RUN:
-		return (sbx_check_run(p, err, sizeof(err)));
-	case IMSG_CTL_PS:
-		return (sbx_check_corr(p, CORR_ID_SIZE));
-	case IMSG_CTL_PUT:
-	case IMSG_CTL_GET:
-		return (sbx_check_file(p, err, sizeof(err)));
-	case IMSG_CTL_STDIO:
-		return (sbx_check_stdio(p, err, sizeof(err)));
-	case IMSG_CTL_EXEC_OP:
-	case IMSG_CTL_EXEC_PS:
-		/* ps ID is the one list, the others name an exec. */
-		if (sbx_check_exec_op(p, err, sizeof(err)) == -1 ||
-		    (type == IMSG_CTL_EXEC_PS) !=
-		    (((struct sbx_exec_op *)p)->op == SBX_EXEC_OP_LIST))
-			return (-1);
-		return (0);
-	case IMSG_CTL_FILEOP:
-		return (sbx_check_fileop(p, err, sizeof(err)));
-	default:
-		return (sbx_check_corr(p, CORR_ID_SIZE));
-	}
 }
 
 /* What only the master sets for its services, a client may not. */
@@ -655,26 +607,19 @@ control_fwd_reserved(uint32_t type, void *p)
 	    (er != NULL && (er->flags & SBX_EXEC_SERVICE)));
 }
 
+/* A checked request for runnerd, its payload filled in in place. */
 static int
 control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
     struct imsg *imsg)
 {
-	struct sbx_run_req	 u;	/* the largest of them */
-	char			*corr = (char *)&u;
-	int			 fd;
+	void		*u = imsg->data;
+	char		*corr = u;	/* every payload starts with it */
+	size_t		 len = imsg_get_len(imsg);
+	int		 fd = imsg_get_fd(imsg);
 
-	if (imsg_get_data(imsg, &u, f->len) == -1 ||
-	    control_fwd_check(f->type, &u) == -1)
-		return (-1);
-	if ((fd = imsg_get_fd(imsg)) != -1 && !f->fd) {
-		fdguard_discard(fd);
-		return (-1);
-	}
-	if (f->fd && fd == -1)
-		return (-1);
 	if (corr[0] == '\0')
 		corr_new(corr, CORR_ID_SIZE);
-	if (control_fwd_reserved(f->type, &u)) {
+	if (control_fwd_reserved(f->type, u)) {
 		fdguard_discard(fd);
 		control_reply(c, corr, EINVAL, "a service's sandbox and the "
 		    "service exec flag are the master's to set");
@@ -682,9 +627,9 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 	}
 	/* A tap belongs to whoever asked for it, as the kernel says. */
 	if (f->type == IMSG_CTL_CREATE)
-		((struct sbx_create_req *)&u)->tap_uid = c->uid;
+		((struct sbx_create_req *)u)->tap_uid = c->uid;
 	else if (f->type == IMSG_CTL_RUN)
-		u.create.tap_uid = c->uid;
+		((struct sbx_run_req *)u)->create.tap_uid = c->uid;
 	log_setcorr(corr);
 	if (c->rights < f->rights) {
 		fdguard_discard(fd);
@@ -692,8 +637,8 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 		    (unsigned int)c->uid, f->type);
 		control_reply(c, corr, EPERM, "permission denied: only root "
 		    "may do that");
-	} else if (children_send_runnerd(f->run_type, c->id, fd, &u,
-	    f->len) == -1)
+	} else if (children_send_runnerd(f->run_type, c->id, fd, u, len) ==
+	    -1)
 		control_reply(c, corr, EAGAIN, "runnerd is not running; try "
 		    "again shortly");
 	else {
@@ -711,21 +656,8 @@ control_forward(struct ctl_conn *c, const struct ctl_fwd *f,
 static int
 control_service(struct ctl_conn *c, struct imsg *imsg)
 {
-	struct svc_req	*r;
-	char		 err[256];
-	int		 fd;
+	struct svc_req	*r = IMSG_PAYLOAD(imsg, struct svc_req);
 
-	if ((fd = imsg_get_fd(imsg)) != -1) {
-		fdguard_discard(fd);
-		return (-1);
-	}
-	if ((r = malloc(sizeof(*r))) == NULL)
-		fatal("%s", __func__);
-	if (imsg_get_data(imsg, r, sizeof(*r)) == -1 ||
-	    sbx_check_svc(r, err, sizeof(err)) == -1) {
-		free(r);
-		return (-1);
-	}
 	if (r->corr[0] == '\0')
 		corr_new(r->corr, sizeof(r->corr));
 	log_setcorr(r->corr);
@@ -742,43 +674,41 @@ control_service(struct ctl_conn *c, struct imsg *imsg)
 		services_request(c->id, r);
 	}
 	log_setcorr(NULL);
-	free(r);
 	return (0);
 }
 
-/* Returns -1 when the request is malformed: drop the client. */
+/*
+ * Every request is checked against the table (lib/msgtab.c) first.
+ * Returns -1 when it is malformed: drop the client.
+ */
 static int
 control_dispatch_imsg(struct ctl_conn *c, struct imsg *imsg)
 {
 	const struct ctl_fwd	*f;
-	struct ctl_request	 req;
+	struct ctl_request	*req;
 	uint32_t		 type = imsg_get_type(imsg);
-	int			 fd;
+	char			 err[160];
 
+	if (imsg_check(MSG_MASTER, MSG_CTL, imsg, err, sizeof(err)) == -1) {
+		log_warnx("control: uid %u: %s", (unsigned int)c->uid, err);
+		fdguard_discard(imsg_get_fd(imsg));
+		return (-1);
+	}
 	if ((f = control_fwd_find(type)) != NULL)
 		return (control_forward(c, f, imsg));
 	if (type == IMSG_CTL_SERVICE)
 		return (control_service(c, imsg));
-	if (type != IMSG_CTL_STATUS && type != IMSG_CTL_RELOAD &&
-	    type != IMSG_CTL_LOG_VERBOSE)
-		return (-1);
-	if ((fd = imsg_get_fd(imsg)) != -1) {
-		fdguard_discard(fd);
-		return (-1);
-	}
-	if (imsg_get_data(imsg, &req, sizeof(req)) == -1 ||
-	    sbx_check_corr(req.corr, sizeof(req.corr)) == -1)
-		return (-1);
-	if (req.corr[0] == '\0')
-		corr_new(req.corr, sizeof(req.corr));
-	log_setcorr(req.corr);
+	req = IMSG_PAYLOAD(imsg, struct ctl_request);
+	if (req->corr[0] == '\0')
+		corr_new(req->corr, sizeof(req->corr));
+	log_setcorr(req->corr);
 	if (type != IMSG_CTL_STATUS && c->rights != CTL_RIGHTS_ALL) {
 		log_warnx("control: uid %u: request %u refused: only root may "
 		    "change sandboxd", (unsigned int)c->uid, type);
-		control_reply(c, req.corr, EPERM, "permission denied: only "
+		control_reply(c, req->corr, EPERM, "permission denied: only "
 		    "root may do that");
 	} else
-		control_request(c, type, &req);
+		control_request(c, type, req);
 	log_setcorr(NULL);
 	return (0);
 }

@@ -115,10 +115,9 @@ int	 children_running(enum proc_id);
 
 /* relay_env.c */
 int	 relay_env(struct imsg *);
-int	 relay_env_health(struct imsg *);
+void	 relay_env_health(struct imsg *);
 
 /* relay_dns.c */
-int	 relay_dns(struct imsg *);
 void	 relay_dns_channel(void);
 
 /* resolver.c */
@@ -128,8 +127,7 @@ void	 resolver_send(void);
 
 /* relay_net.c */
 int	 relay_net(struct imsg *);
-int	 relay_net_reply(struct imsg *);
-int	 relay_net_hostfw(struct imsg *);
+void	 relay_net_hostfw(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "msgtab.h"
 #include "sandboxd.h"
 #include "sdnotify.h"
 
@@ -81,13 +82,13 @@ watchdog_tick(int fd, short event, void *arg)
 int
 watchdog_pong(struct child *c, struct imsg *imsg)
 {
-	struct proc_pong	 pong;
+	const struct proc_pong	*pong;
 
-	if (imsg_get_data(imsg, &pong, sizeof(pong)) == -1 ||
-	    pong.seq != c->ping_seq)
+	pong = IMSG_PAYLOAD(imsg, struct proc_pong);
+	if (pong->seq != c->ping_seq)
 		return (-1);
-	c->pong_seq = pong.seq;
-	c->load = pong.load;
+	c->pong_seq = pong->seq;
+	c->load = pong->load;
 	if (c->hung)
 		log_info("%s: %s (pid %d) answers again", __func__,
 		    c->spec->name, (int)c->pid);

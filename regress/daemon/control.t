@@ -3,7 +3,7 @@
 # everyone else is served, reloads refused on errors, correlation ids.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 28
+plan 32
 
 setup_users
 getent group sbxctl-test >/dev/null || groupadd --system sbxctl-test
@@ -49,6 +49,12 @@ check "garbage is dropped" client garbage
 check "an oversized request is dropped" client oversized
 check "a wrong-length request is dropped" client short-payload
 check "an unknown request type is dropped" client unknown-type
+rpid=$(child_field runnerd pid)
+check "a show of an unknown sandbox is answered" client show-good-id
+check "a show of a malformed id is dropped by the master" client show-bad-id
+check "and the master logs why" wait_for 3 grep -q "control: uid [0-9]*: not a sandbox id" "$LOG"
+sleep 0.3
+is "$(child_field runnerd pid)" "$rpid" "runnerd never saw it: the same pid"
 client close-mid
 check "a client that closes mid-request is dropped" \
     wait_for 3 grep -q "closed in the middle of a request" "$LOG"

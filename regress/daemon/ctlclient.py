@@ -6,6 +6,9 @@ import sys
 import time
 
 IMSG_CTL_STATUS = 100
+IMSG_CTL_SHOW = 108
+IMSG_CTL_RESULT = 151
+ID_REQ_LEN = 33 + 17            # struct sbx_id_req: corr, id
 HDR = struct.Struct("=IHHII")   # type, len, flags, peerid, pid
 REQ_LEN = 33 + 3 + 4            # struct ctl_request, padded
 
@@ -37,6 +40,18 @@ def main():
     elif mode == "unknown-type":
         s.sendall(HDR.pack(4242, HDR.size + REQ_LEN, 0, 0, 0) +
                   b"\0" * REQ_LEN)
+    elif mode in ("show-bad-id", "show-good-id"):
+        # A request whose id only the receiver's check refuses: the
+        # master's table check must drop us; its twin is answered.
+        sid = b"not-a-sandbox-id" if mode == "show-bad-id" else \
+            b"0123456789abcdef"
+        s.sendall(HDR.pack(IMSG_CTL_SHOW, HDR.size + ID_REQ_LEN, 0, 0, 0) +
+                  b"\0" * 33 + sid + b"\0")
+        if mode == "show-good-id":
+            s.settimeout(5)
+            hdr = s.recv(HDR.size, socket.MSG_WAITALL)
+            return 0 if len(hdr) == HDR.size and \
+                HDR.unpack(hdr)[0] == IMSG_CTL_RESULT else 1
     elif mode == "close-mid":
         s.sendall(req[:20])
         s.close()

@@ -3,6 +3,8 @@
  * the reader's maxsize and the next one the chunk size; the rest is
  * written into a socketpair in chunks, with imsg_read/imsg_get/imsg_free
  * run after each chunk and after EOF until the stream is exhausted.
+ * Every message read is checked against the message table as each
+ * program would take it from each other (lib/msgtab.c).
  */
 
 #include <sys/types.h>
@@ -15,10 +17,41 @@
 #include <unistd.h>
 
 #include "imsg.h"
+#include "msgtab.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static struct imsgbuf	 ibuf;
+
+/* As every program would take it from every other. */
+static void
+check(const struct imsg *imsg)
+{
+	const struct msg_row	*r;
+	unsigned int		 self, peer;
+	volatile unsigned char	 sum = 0;
+	const unsigned char	*p;
+	char			 err[160];
+	size_t			 i;
+
+	for (self = MSG_CTL; self <= MSG_DNSPIND; self <<= 1)
+		for (peer = MSG_CTL; peer <= MSG_DNSPIND; peer <<= 1) {
+			if (imsg_check(self, peer, imsg, err,
+			    sizeof(err)) == -1) {
+				if (err[0] == '\0')
+					abort();	/* a reason, always */
+				continue;
+			}
+			r = msg_row(imsg->hdr.type);
+			if (r == NULL || imsg->datalen < r->min ||
+			    imsg->datalen > r->max)
+				abort();
+			p = imsg_payload(imsg, r->min, __func__);
+			for (i = 0; i < imsg->datalen; i++)
+				sum += p[i];
+		}
+	(void)sum;
+}
 
 /* Take every complete message; -1 once the stream is malformed. */
 static int
@@ -35,6 +68,7 @@ drain(void)
 		if (imsg_get_len(&imsg) <= sizeof(buf))
 			(void)imsg_get_data(&imsg, buf, imsg_get_len(&imsg));
 		(void)imsg_get_data(&imsg, buf, sizeof(buf));
+		check(&imsg);
 		if ((fd = imsg_get_fd(&imsg)) != -1)
 			close(fd);
 		imsg_free(&imsg);

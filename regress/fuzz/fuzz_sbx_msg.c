@@ -1,36 +1,48 @@
 /*
- * libFuzzer target for the checks every sandbox request passes in the
- * master and again in runnerd.  The first byte picks the request kind;
- * the rest is the payload, zero-padded or cut to the struct's size.  A
- * payload the checks accept is then unpacked as runnerd would.
+ * libFuzzer target for the checks every message passes in the master
+ * and again in its receiver: the message table (lib/msgtab.c).  The
+ * first byte picks a row (or, 0xfe and 0xff, a tree entry and an exec
+ * id, which are no messages), the second whether an fd comes with it;
+ * the rest is the payload, zero-padded or cut to the row's bounds.  A
+ * request the table accepts is then unpacked as runnerd would.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fileop.h"
+#include "msgtab.h"
 #include "sbx_msg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static union {
-	struct sbx_create_req	create;
-	struct sbx_id_req	id;
-	struct sbx_exec_req	exec;
-	struct sbx_run_req	run;
-	struct sbx_file_req	file;
+	struct sbx_run_req	run;	/* the largest request */
 	struct svc_req		svc;
-	struct sbx_exec_op	op;
-	char			str[64];
-	struct sbx_fileop_req	fileop;
+	struct env_build_req	env;
+	struct dns_pin_req	pin;
 	struct sbx_fent		fent;
+	char			str[64];
+	char			bytes[SBX_EXEC_ARGS_SIZE * 2 + 65536];
 } u;
 
-static void
-fill(const uint8_t *data, size_t size, size_t want)
+static size_t
+fill(const uint8_t *data, size_t size, size_t min, size_t max)
 {
-	memset(&u, 0, sizeof(u));
-	memcpy(&u, data, size < want ? size : want);
+	size_t	 n = size < max ? size : max;
+
+	if (max > sizeof(u))
+		abort();	/* a row the harness cannot hold */
+	memset(&u, 0, max);
+	memcpy(&u, data, n);
+	return (min > n ? min : n);
+}
+
+/* The lowest bit of a set of programs. */
+static unsigned int
+lowest(unsigned int set)
+{
+	return (set & -set);
 }
 
 static void
@@ -48,65 +60,69 @@ unpack(struct sbx_exec_req *req)
 		abort();
 }
 
+/* Through the table as its receiver takes it; unpacked if accepted. */
+static void
+message(const struct msg_row *r, int with_fd, const uint8_t *data,
+    size_t size)
+{
+	struct imsg	 imsg;
+	unsigned int	 self = lowest(r->to), peer = lowest(r->from);
+	char		 err[256];
+
+	memset(&imsg, 0, sizeof(imsg));
+	imsg.hdr.type = r->type;
+	imsg.datalen = fill(data, size, r->min, r->max);
+	imsg.data = imsg.datalen > 0 ? &u : NULL;
+	imsg.fd = with_fd ? 0 : -1;	/* never closed: no imsg_free */
+	/* From the sender, to the master if it is on the way. */
+	if (msg_relayed(r, peer))
+		self = MSG_MASTER;
+	if (imsg_check(self, peer, &imsg, err, sizeof(err)) == -1)
+		return;
+	switch (r->type) {
+	case IMSG_CTL_EXEC:
+	case IMSG_RUN_EXEC:
+		unpack((struct sbx_exec_req *)&u);
+		break;
+	case IMSG_CTL_RUN:
+	case IMSG_RUN_RUN:
+		unpack(&u.run.exec);
+		break;
+	case IMSG_CTL_SERVICE:
+		/* Only a start's command is checked, and read. */
+		if (u.svc.op == SVC_OP_START && u.svc.exec.argc != 0)
+			unpack(&u.svc.exec);
+		break;
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char		 err[256];
 	uint32_t	 n;
 
-	if (size < 1)
+	if (size < 2)
 		return (0);
-	switch (data[0] % 10) {
-	case 0:
-		fill(data + 1, size - 1, sizeof(u.create));
-		(void)sbx_check_create(&u.create, err, sizeof(err));
-		break;
-	case 1:
-		fill(data + 1, size - 1, sizeof(u.id));
-		(void)sbx_check_id_req(&u.id, err, sizeof(err));
-		break;
-	case 2:
-		fill(data + 1, size - 1, sizeof(u.exec));
-		if (sbx_check_exec(&u.exec, err, sizeof(err)) == 0)
-			unpack(&u.exec);
-		break;
-	case 3:
-		fill(data + 1, size - 1, sizeof(u.run));
-		if (sbx_check_run(&u.run, err, sizeof(err)) == 0)
-			unpack(&u.run.exec);
-		break;
-	case 4:
-		fill(data + 1, size - 1, sizeof(u.file));
-		(void)sbx_check_file(&u.file, err, sizeof(err));
-		break;
-	case 5:
-		fill(data + 1, size - 1, sizeof(u.svc));
-		/* Only a start's command is checked, and read. */
-		if (sbx_check_svc(&u.svc, err, sizeof(err)) == 0 &&
-		    u.svc.op == SVC_OP_START && u.svc.exec.argc != 0)
-			unpack(&u.svc.exec);
-		break;
-	case 6:
-		fill(data + 1, size - 1, sizeof(u.fileop));
-		(void)sbx_check_fileop(&u.fileop, err, sizeof(err));
-		break;
-	case 7:
+	switch (data[0]) {
+	case 0xfe:
 		/* An entry of a tree stream, as the receiving side checks it. */
-		fill(data + 1, size - 1, sizeof(u.fent));
+		fill(data + 2, size - 2, 0, sizeof(u.fent));
 		if (fent_check(&u.fent, err, sizeof(err)) == 0)
 			(void)fent_check_relpath(u.fent.path, err,
 			    sizeof(err));
 		break;
-	case 8:
-		fill(data + 1, size - 1, sizeof(u.op));
-		(void)sbx_check_exec_op(&u.op, err, sizeof(err));
-		break;
-	case 9:
+	case 0xff:
 		/* sandboxctl's parse of an exec id: a C string. */
-		fill(data + 1, size - 1, sizeof(u.str) - 1);
+		fill(data + 2, size - 2, 0, sizeof(u.str));
+		u.str[sizeof(u.str) - 1] = '\0';
 		if (sbx_parse_exec_id(u.str, err, &n) == 0 &&
 		    (n == 0 || sbx_check_id(err, SBX_ID_SIZE) == -1))
 			abort();
+		break;
+	default:
+		message(&msg_table[data[0] % msg_table_len], data[1] & 1,
+		    data + 2, size - 2);
 		break;
 	}
 	return (0);
