@@ -348,6 +348,23 @@ cg_v2_enable(char *err, size_t len)
 	return (0);
 }
 
+/*
+ * A new cgroup's period is the kernel's default, ours: written only if
+ * not.  Each write of a CFS bandwidth file walks every cpu cgroup of
+ * the host (tg_set_cfs_bandwidth), a cost that grows with the live
+ * sandboxes; the read costs nothing.
+ */
+static int
+cg_period_v1(const char *dir)
+{
+	char	 buf[32];
+
+	if (cg_read(dir, "cpu.cfs_period_us", buf, sizeof(buf)) == 0 &&
+	    strtoul(buf, NULL, 10) == CG_CPU_PERIOD)
+		return (0);
+	return (cg_write(dir, "cpu.cfs_period_us", "%u", CG_CPU_PERIOD));
+}
+
 static int
 cg_limits_v1(const char *id, const struct policy_msg *p)
 {
@@ -365,7 +382,7 @@ cg_limits_v1(const char *id, const struct policy_msg *p)
 	if (cg_write(dir, "pids.max", "%u", p->pids) == -1)
 		return (-1);
 	cg_dir(CG_CPU, id, dir, sizeof(dir));
-	if (cg_write(dir, "cpu.cfs_period_us", "%u", CG_CPU_PERIOD) == -1 ||
+	if (cg_period_v1(dir) == -1 ||
 	    cg_write(dir, "cpu.cfs_quota_us", "%llu",
 	    (unsigned long long)p->cpu_percent * CG_CPU_PERIOD / 100) == -1)
 		return (-1);

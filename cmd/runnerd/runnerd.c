@@ -188,13 +188,25 @@ runnerd_env_send(uint32_t type, int fd, const void *data, size_t len)
 
 /*
  * Out now, not when the event loop next runs: envd and netd work on
- * what a create asks of them while runnerd builds the sandbox.
+ * what a create asks of them while runnerd builds the sandbox, and a
+ * reply is not held up by a spare built meanwhile.  One imsg_write
+ * stops at each message carrying an fd: write until all is out or the
+ * socket is full (the loop's write event sends the rest).
  */
 void
 runnerd_flush(void)
 {
-	if (imsg_write(&child_iev_main()->ibuf) == -1)
-		log_warn("%s", __func__);
+	struct imsgbuf	*ibuf = &child_iev_main()->ibuf;
+	uint32_t	 before;
+
+	while ((before = imsg_queued(ibuf)) > 0) {
+		if (imsg_write(ibuf) == -1) {
+			log_warn("%s", __func__);
+			return;
+		}
+		if (imsg_queued(ibuf) == before)
+			return;		/* full, or only part of one went */
+	}
 }
 
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
@@ -516,7 +528,7 @@ runnerd_id_going(const char *id)
 	TAILQ_FOREACH(rs, &graveyard, grave)
 		if (strcmp(rs->sb.id, id) == 0)
 			return (1);
-	return (cgretry_pending(id));
+	return (cgretry_pending(id) || sandbox_unmount_pending(id));
 }
 
 /* 1: parked (or refused), the caller is done; 0: go ahead now. */
@@ -1048,6 +1060,7 @@ runnerd_init(void)
 {
 	signal_set(&ev_sigchld, SIGCHLD, runnerd_sigchld, NULL);
 	signal_add(&ev_sigchld, NULL);
+	sandbox_unmount_init(runnerd_id_freed);
 }
 
 static void
@@ -1094,6 +1107,7 @@ runnerd_shutdown(void)
 	cgretry_flush();
 	svcws_shutdown();
 	runnerd_flush();
+	sandbox_unmount_stop();
 	sandbox_shutdown();
 }
 

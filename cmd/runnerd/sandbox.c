@@ -740,6 +740,13 @@ sandbox_teardown(struct sandbox *sb, int have, int keep)
 	free(sb->live);
 	sb->live = NULL;
 	sb->nlive = sb->maxlive = 0;
+	/*
+	 * Cgroup, unmount and directories off the loop if they can be
+	 * (sandbox_unmount.c): a whole sandbox whose workspace goes away.
+	 */
+	if ((have & HAVE_ALL) == HAVE_ALL && !keep && sb->ws_keep[0] == '\0' &&
+	    sandbox_unmount_queue(sb->id, sb->dir) == 0)
+		have &= ~(HAVE_CGROUP | HAVE_WORKSPACE | HAVE_DIRS);
 	if (have & HAVE_CGROUP)
 		sb->cgroup_busy = cgroup_remove(sb->id, sbx_cgroup_wait_ms) == 1;
 	if (sb->broker_fd != -1) {

@@ -221,6 +221,20 @@ int	sandbox_cgroup_retry(const char *, unsigned int);
 int	sandbox_net_take(int *, int *, char *, size_t);
 /* SIGKILL to pid 1, without waiting; sandbox_destroy still follows. */
 void	sandbox_kill(struct sandbox *);
+/*
+ * sandbox_unmount.c: a destroyed sandbox's workspace unmounted and its
+ * directories removed by a child process forked on demand, off the
+ * caller's libevent loop (umount waits for an RCU grace period).  After
+ * sandbox_unmount_init, sandbox_destroy queues them there, and freed(id)
+ * is called from the loop once they are gone; until then
+ * sandbox_unmount_pending(id) is 1.  Without init, a queue full or a
+ * kept workspace, sandbox_destroy does it all itself.
+ * sandbox_unmount_stop waits (bounded) for what is queued.
+ */
+void	sandbox_unmount_init(void (*)(const char *));
+int	sandbox_unmount_queue(const char *, const char *);
+int	sandbox_unmount_pending(const char *);
+void	sandbox_unmount_stop(void);
 /* At runnerd start: remove what a previous runnerd left behind. */
 void	sandbox_reconcile(const char *);
 /* At a clean stop, after every sandbox is destroyed. */

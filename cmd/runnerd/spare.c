@@ -110,6 +110,8 @@ spare_build(int fd, short event, void *arg)
 	    (pol = conf_policy_find(runnerd_conf, spare_policy)) == NULL ||
 	    !spare_fits(pol, NULL))
 		return;
+	/* The reply that made room for it goes out before its build. */
+	runnerd_flush();
 	if ((rs = calloc(1, sizeof(*rs))) == NULL)
 		fatal("%s", __func__);
 	TAILQ_INIT(&rs->execs);

@@ -17,10 +17,18 @@ wants to know, against a running suite (life_bench.sh starts it):
                 A run or create refused (the control socket's client
                 cap) is a figure, not a failure of the bench.
 
+Each part also prints the CPU time the master, runnerd and runnerd's
+reaped children (pid 1s, helpers) spent on it (/proc/PID/stat), per
+sandbox made: a figure the machine's other load distorts less than
+wall time.
+
 Usage: life_bench.py SANDBOXCTL SOCKET MASTER_PID.  The exit status says
 whether every measurement ran, not whether a target was met.  BENCH_KV
 and BENCH_SMOKE as in kv.sh; LIFE_BENCH_POLICY (default) names the
-policy of every sandbox.
+policy of every sandbox; LIFE_BENCH_PARTS (default "memory create_exec
+create_rate runs") the parts to run, e.g. "create_exec create_rate" to
+measure creation alone without the slow ones (bench.sh then reports the
+others' figures missing).
 """
 import concurrent.futures
 import os
@@ -36,6 +44,8 @@ CREATORS = int(os.environ.get("LIFE_BENCH_CREATORS", "4" if SMOKE else "100"))
 PER = int(os.environ.get("LIFE_BENCH_PER", "1" if SMOKE else "5"))
 RUNS = int(os.environ.get("LIFE_BENCH_RUNS", "8" if SMOKE else "1000"))
 POLICY = os.environ.get("LIFE_BENCH_POLICY", "default")
+PARTS = os.environ.get("LIFE_BENCH_PARTS",
+                       "memory create_exec create_rate runs").split()
 DAEMONS = ("netd", "envd", "runnerd", "dnspind")
 # How many sandboxes are made or destroyed at once where only the end
 # state counts (the memory part): the machine's cores, and a few more.
@@ -148,12 +158,48 @@ def host_memory(fig):
           % (pid1 / LIVE, fig["host_kib_per_sandbox"]))
 
 
+def cpu_ms(pid, children=False):
+    """utime + stime of a process in ms, or of its reaped children's;
+    0 if it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            st = f.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    fields = st[st.rindex(")") + 2:].split()
+    i = 13 if children else 11
+    return (int(fields[i]) + int(fields[i + 1])) * 1000.0 / \
+        os.sysconf("SC_CLK_TCK")
+
+
+def daemons_cpu():
+    """CPU ms so far of the master, runnerd, and runnerd's reaped
+    children: the sandboxes' pid 1s (building, serving, dying) and any
+    helper of runnerd's."""
+    pids = daemon_pids()
+    out = {"master": cpu_ms(pids[0]), "runnerd": 0.0, "children": 0.0}
+    for p in pids[1:]:
+        with open("/proc/%d/comm" % p) as f:
+            if f.read().strip() == "runnerd":
+                out["runnerd"] = cpu_ms(p)
+                out["children"] = cpu_ms(p, True)
+    return out
+
+
+def print_cpu(before, n):
+    after = daemons_cpu()
+    print("  CPU per sandbox: master %.2f ms, runnerd %.2f ms, runnerd's "
+          "children %.2f ms" % tuple((after[k] - before[k]) / n for k in
+                                     ("master", "runnerd", "children")))
+
+
 def pct(sorted_v, p):
     return sorted_v[min(len(sorted_v) - 1, int(len(sorted_v) * p))]
 
 
 def create_exec(fig):
     times = []
+    cpu0 = daemons_cpu()
     for n in range(SEQ + (1 if SMOKE else 5)):
         t0 = time.perf_counter()
         i = create()
@@ -168,6 +214,7 @@ def create_exec(fig):
           "p50 %.2f ms, p99 %.2f ms, max %.2f ms" % (
               SEQ, fig["create_exec_p50_ms"], fig["create_exec_p99_ms"],
               times[-1]))
+    print_cpu(cpu0, SEQ + (1 if SMOKE else 5))
 
 
 def create_rate(fig):
@@ -181,6 +228,7 @@ def create_rate(fig):
             except BenchError as e:
                 failed.append(str(e))
         return made, failed
+    cpu0 = daemons_cpu()
     t0 = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(CREATORS) as ex:
         res = list(ex.map(creator, range(CREATORS)))
@@ -199,6 +247,8 @@ def create_rate(fig):
         errs[e] = errs.get(e, 0) + 1
     for e, n in sorted(errs.items(), key=lambda x: -x[1]):
         print("  %d failed: %s" % (n, e))
+    if made:
+        print_cpu(cpu0, len(made))	# the destroys included
     if not made:
         raise BenchError("no sandbox made")
 
@@ -249,7 +299,14 @@ def main():
     CTL, SOCK, MASTER = sys.argv[1], sys.argv[2], int(sys.argv[3])
     fig = {}
     rc = 0
-    for part in (host_memory, create_exec, create_rate, concurrent_runs):
+    parts = {"memory": host_memory, "create_exec": create_exec,
+             "create_rate": create_rate, "runs": concurrent_runs}
+    for name in PARTS:
+        if name not in parts:
+            print("life_bench: LIFE_BENCH_PARTS: no part %s (of %s)" % (
+                name, " ".join(parts)), file=sys.stderr)
+            return 1
+    for part in (parts[n] for n in parts if n in PARTS):
         try:
             part(fig)
         except (BenchError, subprocess.SubprocessError, OSError) as e:

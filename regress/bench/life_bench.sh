@@ -3,7 +3,8 @@
 # of concurrent creators and concurrent runs (life_bench.py), in a
 # suite of its own in a throwaway namespace; bench.sh runs it.  Its
 # sandboxes' cgroups, should runnerd leave any, go with the suite
-# (common.sh's cleanup).
+# (common.sh's cleanup).  LIFE_BENCH_PARTS="create_exec create_rate"
+# runs only those parts (life_bench.py lists them and its other knobs).
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/bench/kv.sh"
 need_root

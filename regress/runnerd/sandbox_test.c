@@ -13,6 +13,7 @@
 #include "../../cmd/runnerd/sandbox.c"
 #include "../../cmd/runnerd/sandbox_init.c"
 #include "../../cmd/runnerd/sandbox_spawn.c"
+#include "../../cmd/runnerd/sandbox_unmount.c"
 #include "../../cmd/runnerd/sandbox_zygote.c"
 #include "../../cmd/runnerd/sandbox_ident.c"
 #include "../../cmd/runnerd/sandbox_seccomp.c"
