@@ -317,24 +317,21 @@ rt_no_lladdr(struct rtnl *rt, int index, const char *ifname,
 }
 
 /*
- * The /126 and link-local fe80::1 (host side) or fe80::2 (guest).  The
- * host side's fe80::/64 route is not needed (neighbour discovery does
+ * Into q: the /126 and link-local fe80::1 (host side) or fe80::2
+ * (guest).  The host side's fe80::/64 route is not needed (neighbour discovery does
  * without) and would cost: every host side's hangs off the one FIB
  * node, so each insertion walks all the others.
  */
-static int
-link_v6_addrs(struct rtnl *rt, int index, const struct in6_addr *a,
-    int guest, const char *ifname)
+static void
+link_v6_addrs(struct rtnl *rt, struct rt_req *q, int index,
+    const struct in6_addr *a, int guest)
 {
-	struct rt_req	 q;
 	struct in6_addr	 ll;
 
 	link_v6_ll(&ll, guest);
-	rt_req_init(&q);
-	rt_addr(rt, &q, index, AF_INET6, &ll, 64,
+	rt_addr(rt, q, index, AF_INET6, &ll, 64,
 	    guest ? 0 : IFA_F_NOPREFIXROUTE);
-	rt_addr(rt, &q, index, AF_INET6, a, NETD_PLEN6, 0);
-	return (rt_send(rt, &q, NULL, NULL, ifname));
+	rt_addr(rt, q, index, AF_INET6, a, NETD_PLEN6, 0);
 }
 
 /*
@@ -360,9 +357,11 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 		mnl_attr_put_u32(q.nlh, IFLA_GROUP, 0);
 	if (rt_send(rt, &q, NULL, NULL, ni->ifname) == -1)
 		return (-1);
-	if (v6addrs)
-		rc = link_v6_addrs(rt, index, &ni->gw6, 0, ni->ifname);
-	else {
+	rt_req_init(&q);
+	if (v6addrs) {
+		link_v6_addrs(rt, &q, index, &ni->gw6, 0);
+		rc = rt_send(rt, &q, NULL, NULL, ni->ifname);
+	} else {
 		/*
 		 * A veth's host side has no IPv6 address: each one added
 		 * makes the kernel walk every address of the namespace
@@ -370,7 +369,6 @@ link_host_addrs(struct rtnl *rt, const struct netd_ident *ni, int index,
 		 * 1, 13 ms at 4000).  A route and a permanent neighbour
 		 * reach the guest; the guest reaches fe80::1 likewise.
 		 */
-		rt_req_init(&q);
 		rt_route(rt, &q, index, AF_INET6, &ni->guest6, 128, NULL);
 		rt_neigh(rt, &q, index, AF_INET6, &ni->guest6, ni->guest_mac);
 		rc = rt_send(rt, &q, NULL, NULL, ni->ifname);
@@ -413,8 +411,9 @@ link_veth_create(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 }
 
 /*
- * The veth pair, host side up with the gateway addresses.  A link of
- * that name is replaced: its peer may sit in a netns long gone.
+ * The veth pair, host side up with the gateway addresses; the host
+ * side's index.  A link of that name is replaced: its peer may sit in
+ * a netns long gone.
  */
 int
 link_veth_add(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
@@ -435,20 +434,56 @@ link_veth_add(struct rtnl *rt, const struct netd_ident *ni, int netnsfd)
 		(void)link_del(rt, ni->ifname);
 		return (-1);
 	}
-	return (0);
+	return (index);
 }
 
 /*
- * Inside the guest, through a socket opened there: eth0 and lo up, the
- * guest addresses, default routes via the gateways.  IPv6 is best
- * effort: a netns with it disabled still gets IPv4.
+ * The multicast route (ff00::/8 in table local) that the kernel gives
+ * a link once it is ready for IPv6, some time after its carrier.  A
+ * veth's host side sends no multicast (its neighbour is permanent, and
+ * neighbour discovery and MLD do not route), and these routes cost
+ * what grows with the sandboxes: they all hang off one FIB node, so
+ * each insertion and every multicast lookup of the namespace walks all
+ * the others, and they double the walk of every IPv6 route that each
+ * carrier change makes.  ESRCH: not there (yet).
+ */
+int
+link_mroute_del(struct rtnl *rt, int index, const char *ifname)
+{
+	struct rt_req	 q;
+	struct rtmsg	*rtm;
+	struct in6_addr	 mc;
+
+	memset(&mc, 0, sizeof(mc));
+	mc.s6_addr[0] = 0xff;
+	rt_req_init(&q);
+	rtm = rt_msg(rt, &q, RTM_DELROUTE, 0, sizeof(*rtm), AF_INET6);
+	rtm->rtm_dst_len = 8;
+	rtm->rtm_table = RT_TABLE_LOCAL;
+	rtm->rtm_protocol = RTPROT_KERNEL;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	rtm->rtm_type = RTN_MULTICAST;
+	mnl_attr_put(q.nlh, RTA_DST, sizeof(mc), &mc);
+	mnl_attr_put_u32(q.nlh, RTA_OIF, index);
+	return (rt_send(rt, &q, NULL, NULL, ifname));
+}
+
+/*
+ * Inside the guest, through a socket opened there: lo up, the guest
+ * addresses and neighbour, then eth0 up and the default routes via the
+ * gateways.  eth0 comes up last but for the routes (which need it up):
+ * with the host side up already, that brings the carrier, and the
+ * kernel answers it (linkwatch) with a walk of every IPv6 route of
+ * the host's namespace under RTNL, a cost that grows with the
+ * sandboxes; each request after it may wait for that walk.  IPv6 is
+ * best effort: a netns with it disabled still gets IPv4.
  */
 int
 link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 {
 	struct rt_req	 q;
 	struct in6_addr	 ll;
-	int		 index;
+	int		 index, v6;
 
 	if ((index = rt_ifindex(g, NETD_GUEST_IFNAME)) == -1) {
 		rt_warn("%s: %s: guest %s", __func__, ni->ifname,
@@ -458,19 +493,30 @@ link_guest_setup(struct rtnl *g, const struct netd_ident *ni)
 	rt_no_lladdr(g, index, ni->ifname, __func__);
 	rt_req_init(&q);
 	rt_up(g, &q, LOOPBACK_INDEX);
-	rt_up(g, &q, index);
 	rt_addr(g, &q, index, AF_INET, &ni->guest, NETD_PLEN, 0);
-	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
 	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1) {
 		rt_warn("%s: %s: guest IPv4", __func__, ni->ifname);
 		return (-1);
 	}
-	rt_req_init(&q);
 	link_v6_ll(&ll, 0);
+	rt_req_init(&q);
+	link_v6_addrs(g, &q, index, &ni->guest6, 1);
 	rt_neigh(g, &q, index, AF_INET6, &ll, ni->host_mac);
-	rt_route(g, &q, index, AF_INET6, NULL, 0, &ll);
-	if (link_v6_addrs(g, index, &ni->guest6, 1, ni->ifname) == -1 ||
-	    rt_send(g, &q, NULL, NULL, ni->ifname) == -1)
+	v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
+	rt_req_init(&q);
+	rt_up(g, &q, index);
+	rt_route(g, &q, index, AF_INET, NULL, 0, &ni->gw);
+	if (rt_send(g, &q, NULL, NULL, ni->ifname) == -1) {
+		rt_warn("%s: %s: guest link, IPv4 route", __func__,
+		    ni->ifname);
+		return (-1);
+	}
+	if (v6 == 0) {
+		rt_req_init(&q);
+		rt_route(g, &q, index, AF_INET6, NULL, 0, &ll);
+		v6 = rt_send(g, &q, NULL, NULL, ni->ifname);
+	}
+	if (v6 == -1)
 		rt_warn("%s: %s: guest IPv6 (continuing without)", __func__,
 		    ni->ifname);
 	return (0);

@@ -211,8 +211,10 @@ struct rtnl;
 struct rtnl	*rtnl_open(void);
 struct rtnl	*rtnl_fdopen(int);	/* borrows the fd */
 void		 rtnl_close(struct rtnl *);
-/* Host side and a guest end named eth0 created inside netnsfd. */
+/* Host side and a guest end named eth0 created inside netnsfd; index. */
 int		 link_veth_add(struct rtnl *, const struct netd_ident *, int);
+/* The host side's ff00::/8 route, once the kernel has made it. */
+int		 link_mroute_del(struct rtnl *, int, const char *);
 /* Guest address, eth0 and lo up, default routes; a socket from inside. */
 int		 link_guest_setup(struct rtnl *, const struct netd_ident *);
 /* A persistent tap owned by uid, on an already open /dev/net/tun fd. */
@@ -265,7 +267,9 @@ void		 netd_sandbox_hold_pins(struct netd *, const char *);
 void		 netd_sandbox_carry_pins(struct netd *, const char *, int);
 /*
  * For every sandbox down since: the links in one request, then their
- * conntrack entries, then the /30s are free again.
+ * conntrack entries, then the /30s are free again.  Also the ff00::/8
+ * routes of the veths made since (link_mroute_del), as a spare's
+ * setup does too.
  */
 int		 netd_reap(struct netd *);
 int		 netd_stop(struct netd *);

@@ -17,6 +17,15 @@
 #include "log.h"
 #include "netd.h"
 
+#define NETD_MROUTE_TRIES	16	/* flushes before one is given up */
+
+/* A host side whose ff00::/8 route is still to go (link_mroute_del). */
+struct netd_mroute {
+	char		 ifname[IFNAMSIZ];
+	int		 index;
+	int		 tries;
+};
+
 struct netd {
 	struct netd_params	 p;
 	struct ident_pool	*pool;
@@ -24,6 +33,8 @@ struct netd {
 	struct rtnl		*rt;
 	struct netd_ident	*retired;	/* down, not yet reaped */
 	size_t			 nretired;
+	struct netd_mroute	*mroutes;
+	size_t			 nmroutes;
 };
 
 struct netd *
@@ -53,6 +64,7 @@ netd_free(struct netd *n)
 	dp_close(n->dp);
 	ident_pool_free(n->pool);
 	free(n->retired);
+	free(n->mroutes);
 	free(n);
 }
 
@@ -133,14 +145,72 @@ netd_acquire(struct netd *n, const char *id, const struct policy_msg *pol,
 	return (ident_acquire(n->pool, id, ni));
 }
 
+/*
+ * The kernel adds a host side's ff00::/8 route once the link is ready,
+ * after the setup returns; it goes at the next netd_mroutes_flush(),
+ * off the path of a create (a spare's setup, a reap).  Only an
+ * optimisation: on failure the route stays.
+ */
+static void
+netd_mroute_note(struct netd *n, const char *ifname, int index)
+{
+	struct netd_mroute	*v;
+
+	if ((v = reallocarray(n->mroutes, n->nmroutes + 1,
+	    sizeof(*v))) == NULL) {
+		log_debug("%s: %s: %s", __func__, ifname, strerror(errno));
+		return;
+	}
+	n->mroutes = v;
+	memset(&v[n->nmroutes], 0, sizeof(*v));
+	strlcpy(v[n->nmroutes].ifname, ifname, sizeof(v->ifname));
+	v[n->nmroutes++].index = index;
+}
+
+/* Its link goes: the index is no longer its.  The order stays. */
+static void
+netd_mroute_forget(struct netd *n, const char *ifname)
+{
+	size_t	 i;
+
+	for (i = 0; i < n->nmroutes; i++)
+		if (strcmp(n->mroutes[i].ifname, ifname) == 0) {
+			memmove(&n->mroutes[i], &n->mroutes[i + 1],
+			    (--n->nmroutes - i) * sizeof(*n->mroutes));
+			return;
+		}
+}
+
+/*
+ * Oldest first: the kernel keeps these routes in the order made and
+ * looks for each from the first, so a backlog goes in linear time.
+ * Those not made yet (ESRCH) stay for the next flush, a few times.
+ */
+static void
+netd_mroutes_flush(struct netd *n)
+{
+	struct netd_mroute	*m;
+	size_t			 i, kept = 0;
+
+	for (i = 0; i < n->nmroutes; i++) {
+		m = &n->mroutes[i];
+		if (link_mroute_del(n->rt, m->index, m->ifname) == -1 &&
+		    errno == ESRCH && ++m->tries < NETD_MROUTE_TRIES)
+			n->mroutes[kept++] = *m;
+	}
+	n->nmroutes = kept;
+}
+
 /* Undo a failed setup: what this call made goes, the rest stays. */
 static void
 netd_undo(struct netd *n, const struct netd_ident *ni, int fresh, int link)
 {
 	int	 saved = errno;
 
-	if (link)
+	if (link) {
+		netd_mroute_forget(n, ni->ifname);
 		(void)link_del(n->rt, ni->ifname);
+	}
 	if (fresh) {
 		(void)dp_sandbox_del(n->dp, ni->ifname);
 		(void)ident_release(n->pool, ni->id);
@@ -186,13 +256,16 @@ netd_sandbox_up(struct netd *n, const char *id, const struct policy_msg *pol,
     int guestfd, struct netd_ident *out)
 {
 	struct netd_ident	 ni;
-	int			 fresh, rc = 0;
+	int			 fresh, index, rc = 0;
 
 	if (netd_acquire(n, id, pol, &ni, &fresh) == -1)
 		return (-1);
-	if (netnsfd != -1 && link_veth_add(n->rt, &ni, netnsfd) == -1) {
-		netd_undo(n, &ni, fresh, 0);
-		return (-1);
+	if (netnsfd != -1) {
+		if ((index = link_veth_add(n->rt, &ni, netnsfd)) == -1) {
+			netd_undo(n, &ni, fresh, 0);
+			return (-1);
+		}
+		netd_mroute_note(n, ni.ifname, index);
 	}
 	if (guestfd != -1)
 		rc = netd_guest_setup(guestfd, &ni);
@@ -212,14 +285,16 @@ netd_sandbox_prepare(struct netd *n, const char *id, int netnsfd,
     int guestfd, struct netd_ident *out)
 {
 	struct netd_ident	 ni;
-	int			 fresh, rc;
+	int			 fresh, index, rc;
 
+	netd_mroutes_flush(n);
 	if (netd_acquire(n, id, NULL, &ni, &fresh) == -1)
 		return (-1);
-	if (link_veth_add(n->rt, &ni, netnsfd) == -1) {
+	if ((index = link_veth_add(n->rt, &ni, netnsfd)) == -1) {
 		netd_undo(n, &ni, fresh, 0);
 		return (-1);
 	}
+	netd_mroute_note(n, ni.ifname, index);
 	rc = netd_guest_setup(guestfd, &ni);
 	return (netd_setup_end(n, &ni, fresh, 1, rc, __func__, out));
 }
@@ -268,6 +343,7 @@ netd_sandbox_down(struct netd *n, const char *id)
 	n->retired = v;
 	if (dp_sandbox_del(n->dp, p->ifname) == -1)
 		return (-1);
+	netd_mroute_forget(n, p->ifname);
 	n->retired[n->nretired++] = *p;
 	return (0);
 }
@@ -314,6 +390,7 @@ netd_reap(struct netd *n)
 	size_t		 i, count = n->nretired;
 	int		 rc = 0;
 
+	netd_mroutes_flush(n);
 	if (count == 0)
 		return (0);
 	if ((a = calloc(count, 2 * sizeof(*a))) == NULL) {
@@ -478,6 +555,7 @@ netd_stop(struct netd *n)
 		return (-1);
 	}
 	n->nretired = 0;
+	n->nmroutes = 0;
 	log_info("%s: every link and table inet %s deleted", __func__,
 	    NETD_TABLE);
 	return (0);

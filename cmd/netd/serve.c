@@ -25,7 +25,7 @@
 #include "net_msg.h"
 #include "serve.h"
 
-#define SERVE_REAP_MS		200	/* after the first sandbox down */
+#define SERVE_REAP_MS		200	/* after the first down, or a veth */
 #define SERVE_REAP_BATCH	256	/* or at once, with this many */
 #define SERVE_SHOW_SIZE		65536
 #define SERVE_SHOW_MAX		(4 * 1024 * 1024)
@@ -40,6 +40,7 @@ struct live {
 RB_HEAD(lives, live);
 
 static int	 live_cmp(struct live *, struct live *);
+static void	 serve_reap_soon(void);
 RB_PROTOTYPE(lives, live, entry, live_cmp)
 RB_GENERATE(lives, live, entry, live_cmp)
 
@@ -232,9 +233,9 @@ serve_setup(const struct net_setup *m, int fd)
 	else if ((nsfd = ioctl(fd, SIOCGSKNS)) == -1)
 		log_warn("%s: %s: the namespace of its socket", __func__,
 		    m->id);
-	else
-		rc = netd_sandbox_up(nd, m->id, &pol->m, rules, n, nsfd, fd,
-		    &ni);
+	else if ((rc = netd_sandbox_up(nd, m->id, &pol->m, rules, n, nsfd,
+	    fd, &ni)) == 0)
+		serve_reap_soon();	/* the veth's ff00::/8 route */
 	if (rc == -1) {
 		r.error = errno != 0 ? errno : EIO;
 		snprintf(r.msg, sizeof(r.msg), "netd could not set it up: %s",
@@ -273,6 +274,7 @@ serve_prepare(const struct net_id *m, int fd)
 		log_warn("%s: %s: the namespace of its socket", __func__,
 		    m->id);
 	else if (netd_sandbox_prepare(nd, m->id, nsfd, fd, &ni) == 0) {
+		serve_reap_soon();	/* the veth's ff00::/8 route */
 		serve_ident(&ni, 0, &r.ident);
 		live_add(m->id, 0, 1);
 	}
@@ -297,11 +299,21 @@ serve_reap(int fd, short event, void *arg)
 		evtimer_add(&ev_reap, &tv);
 }
 
+/* A reap soon, unless one is due already. */
 static void
-serve_teardown(const struct net_id *m)
+serve_reap_soon(void)
 {
 	struct timeval	 tv = { 0, SERVE_REAP_MS * 1000 };
 
+	if (!evtimer_initialized(&ev_reap))
+		evtimer_set(&ev_reap, serve_reap, NULL);
+	if (!evtimer_pending(&ev_reap, NULL))
+		evtimer_add(&ev_reap, &tv);
+}
+
+static void
+serve_teardown(const struct net_id *m)
+{
 	live_del(m->id);
 	if (m->hold_pins)
 		netd_sandbox_hold_pins(nd, m->id);
@@ -310,12 +322,10 @@ serve_teardown(const struct net_id *m)
 			log_warn("%s: %s", __func__, m->id);
 		return;
 	}
-	if (!evtimer_initialized(&ev_reap))
-		evtimer_set(&ev_reap, serve_reap, NULL);
 	if (++ndown >= SERVE_REAP_BATCH)
 		serve_reap(-1, 0, NULL);
-	else if (!evtimer_pending(&ev_reap, NULL))
-		evtimer_add(&ev_reap, &tv);
+	else
+		serve_reap_soon();
 }
 
 /* A live sandbox after a restart: its identity as it was, its rules. */

@@ -15,7 +15,7 @@ policy \"net\" {
 	network { allow $PUB1 port 80 }
 }"
 dtopo_up || { echo "Bail out! the suite did not start"; exit 1; }
-plan 18
+plan 19
 
 links() { ip -n $NS -o link | grep -o ': sbx[0-9a-f]*' | cut -c3- | sort; }
 count_ours() {
@@ -57,6 +57,11 @@ expect l "tcp $PUB1 80" ok "so does another of the burst"
 expect l "tcp $PUB1 81" timeout "and no more"
 check "three spares again: made in the background" wait_for 5 \
     sh -c "[ \$(ip -n $NS -o link | grep -c ': sbx') = 9 ]"
+# The kernel's multicast route of each host side (it hangs off one FIB
+# node with all the others) goes once the link is ready: none is left.
+check "the host sides keep no ff00::/8 route" wait_for 5 \
+    sh -c "[ \$(ip -n $NS -6 route show table local |
+    grep -c 'ff00::/8 dev sbx') = 0 ]"
 
 # Sandboxes of "net" are built ahead now, each around a veth: a run
 # takes one, and its rules hold as any sandbox's.
