@@ -60,6 +60,18 @@ sbx_check_create(const struct sbx_create_req *req, char *err, size_t len)
 	return (0);
 }
 
+/* NUL-terminated within size, every byte printable ASCII. */
+static int
+sbx_printable(const char *s, size_t size)
+{
+	size_t	 i;
+
+	for (i = 0; i < size && s[i] != '\0'; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return (0);
+	return (i < size);
+}
+
 int
 sbx_check_id_req(const struct sbx_id_req *req, char *err, size_t len)
 {
@@ -68,8 +80,12 @@ sbx_check_id_req(const struct sbx_id_req *req, char *err, size_t len)
 		return (-1);
 	}
 	if (sbx_check_id(req->id, sizeof(req->id)) == -1) {
-		snprintf(err, len, "not a sandbox id: %.*s",
-		    (int)strnlen(req->id, sizeof(req->id)), req->id);
+		/* A client's bytes, bound for logs: printed only if plain. */
+		if (sbx_printable(req->id, sizeof(req->id)))
+			snprintf(err, len, "not a sandbox id: %.*s",
+			    (int)strnlen(req->id, sizeof(req->id)), req->id);
+		else
+			snprintf(err, len, "not a sandbox id");
 		return (-1);
 	}
 	return (0);

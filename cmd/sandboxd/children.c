@@ -261,21 +261,36 @@ child_of(enum msg_prog p)
 }
 
 /*
- * A checked message for another program: a reply goes to the control
- * client (or service) its peerid names; netd's and envd's requests
- * get the master's part (relay_net.c, relay_env.c); the rest as is.
+ * A checked message from a child for another program: a reply goes to
+ * the control client (or service) its peerid names; netd's and envd's
+ * requests get the master's part (relay_net.c, relay_env.c); the rest
+ * as is.  A row with several receivers is not relayed: the table names
+ * one for each message a child sends on (msgtab.t holds it to that).
+ * Only runnerd answers a service's requests: another child's reply
+ * with a service's peerid is dropped, lest it end an instance.
  */
 static int
-child_relay(const struct msg_row *r, struct imsg *imsg)
+child_relay(const struct msg_row *r, enum msg_prog from, struct imsg *imsg)
 {
 	uint32_t	 peerid = imsg_get_peerid(imsg);
 	enum msg_prog	 to = msg_receiver(r);
 
+	if (to == 0) {
+		log_warnx("%s: %s from %s: no single receiver", __func__,
+		    msg_name(r->type), msg_prog_name(from));
+		return (-1);
+	}
 	if (to == MSG_CTL) {
-		if (peerid >= SVC_PEER_BASE)
+		if (peerid >= SVC_PEER_BASE) {
+			if (from != MSG_RUNNERD) {
+				log_warnx("%s: %s from %s for a service",
+				    __func__, msg_name(r->type),
+				    msg_prog_name(from));
+				return (-1);
+			}
 			services_reply(peerid, r->type, imsg->data,
 			    imsg_get_len(imsg));
-		else
+		} else
 			control_relay(peerid, r->type, imsg->data,
 			    imsg_get_len(imsg));
 		return (0);
@@ -308,7 +323,7 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	}
 	r = msg_row(type);
 	if ((r->to & MSG_MASTER) == 0)
-		return (child_relay(r, imsg));
+		return (child_relay(r, msg_prog_of(c->id), imsg));
 	switch (type) {
 	case IMSG_PROC_READY:
 		c->state = PROC_STATE_RUNNING;

@@ -52,6 +52,34 @@ expect(int pass, const char *name, enum msg_prog self, enum msg_prog peer,
 	    rc == 0 ? "" : err);
 }
 
+/*
+ * A message a child sends that the master passes on (no row of it
+ * for the master itself) must name one receiver: the master's
+ * child_relay refuses any other.
+ */
+static int
+t_relayed_single(void)
+{
+	const struct msg_row	*r;
+	unsigned int		 bit;
+	size_t			 i;
+	int			 good = 1;
+
+	for (i = 0; i < msg_table_len; i++) {
+		r = &msg_table[i];
+		if (r->to & MSG_MASTER)
+			continue;
+		for (bit = MSG_NETD; bit <= MSG_DNSPIND; bit <<= 1)
+			if ((r->from & bit) && msg_relayed(r, bit) &&
+			    msg_receiver(r) == 0) {
+				printf("# %s: relayed to several\n",
+				    msg_name(r->type));
+				good = 0;
+			}
+	}
+	return (good);
+}
+
 static void
 t_table(void)
 {
@@ -74,6 +102,8 @@ t_table(void)
 	ok(ends, "every row has a sender and a receiver", NULL);
 	ok(msg_row(IMSG_NONE) == NULL && msg_row(99999) == NULL,
 	    "no row for NONE or an unknown type", NULL);
+	ok(t_relayed_single(), "what the master relays for a child has "
+	    "one receiver", NULL);
 }
 
 static void
