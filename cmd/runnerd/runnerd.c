@@ -569,6 +569,19 @@ runnerd_id_freed(const char *id)
 	runnerd_unpark(id);
 }
 
+/*
+ * The unmounter is done with id; a cgroup it found still busy is
+ * retried from cgretry.c's timer, the id taken until it goes.
+ */
+static void
+runnerd_unmounted(const char *id, int cgroup_busy)
+{
+	if (cgroup_busy)
+		cgretry_add(id);
+	else
+		runnerd_id_freed(id);
+}
+
 /* Nobody waits for it any more. */
 static void
 runnerd_unpark_client(uint32_t peerid)
@@ -1064,7 +1077,7 @@ runnerd_init(void)
 {
 	signal_set(&ev_sigchld, SIGCHLD, runnerd_sigchld, NULL);
 	signal_add(&ev_sigchld, NULL);
-	sandbox_unmount_init(runnerd_id_freed);
+	sandbox_unmount_init(runnerd_unmounted);
 }
 
 static void

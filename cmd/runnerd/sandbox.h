@@ -226,13 +226,14 @@ void	sandbox_kill(struct sandbox *);
  * sandbox_unmount.c: a destroyed sandbox's workspace unmounted and its
  * directories removed by a child process forked on demand, off the
  * caller's libevent loop (umount waits for an RCU grace period).  After
- * sandbox_unmount_init, sandbox_destroy queues them there, and freed(id)
- * is called from the loop once they are gone; until then
+ * sandbox_unmount_init, sandbox_destroy queues them there, and
+ * freed(id, busy) is called from the loop once they are gone (busy: its
+ * cgroup still had tasks, the caller retries it); until then
  * sandbox_unmount_pending(id) is 1.  Without init, a queue full or a
  * kept workspace, sandbox_destroy does it all itself.
  * sandbox_unmount_stop waits (bounded) for what is queued.
  */
-void	sandbox_unmount_init(void (*)(const char *));
+void	sandbox_unmount_init(void (*)(const char *, int));
 int	sandbox_unmount_queue(const char *, const char *);
 int	sandbox_unmount_pending(const char *);
 void	sandbox_unmount_stop(void);

@@ -60,6 +60,7 @@ struct unmount_done {
 struct unmount_pending {
 	TAILQ_ENTRY(unmount_pending)	 entry;
 	char				 id[SANDBOX_ID_SIZE];
+	char				 dir[CONF_PATH_SIZE];
 };
 
 static TAILQ_HEAD(, unmount_pending)	 unmount_pendings =
@@ -67,10 +68,11 @@ static TAILQ_HEAD(, unmount_pending)	 unmount_pendings =
 static size_t				 unmount_npending;
 static int				 unmount_sock = -1;
 static pid_t				 unmount_pid = -1;
-static void				(*unmount_freed)(const char *);
+static void				(*unmount_freed)(const char *, int);
 static struct event			 ev_unmount_read, ev_unmount_idle;
 
 static int	sandbox_unmount_read(void);
+static void	unmount_report(const struct unmount_done *);
 
 /* rmdir that may find it gone; the first failure is kept. */
 static void
@@ -187,7 +189,7 @@ unmount_fork(void)
 }
 
 void
-sandbox_unmount_init(void (*freed)(const char *))
+sandbox_unmount_init(void (*freed)(const char *, int))
 {
 	unmount_freed = freed;
 	evtimer_set(&ev_unmount_idle, unmount_idle_cb, NULL);
@@ -215,6 +217,7 @@ sandbox_unmount_queue(const char *id, const char *dir)
 		return (-1);
 	}
 	strlcpy(p->id, id, sizeof(p->id));
+	strlcpy(p->dir, dir, sizeof(p->dir));
 	TAILQ_INSERT_TAIL(&unmount_pendings, p, entry);
 	unmount_npending++;
 	evtimer_del(&ev_unmount_idle);
@@ -232,9 +235,12 @@ sandbox_unmount_pending(const char *id)
 	return (0);
 }
 
-/* The first pending job of id is done; its id is free once none is. */
+/*
+ * The first pending job of id is done; its id is free once none is,
+ * or goes on waiting for its cgroup (busy: runnerd retries it).
+ */
 static void
-unmount_forget(const char *id, void (*freed)(const char *))
+unmount_forget(const char *id, int busy, void (*freed)(const char *, int))
 {
 	struct timeval		 tv = { UNMOUNT_IDLE_MS / 1000,
 				    (UNMOUNT_IDLE_MS % 1000) * 1000 };
@@ -253,7 +259,7 @@ unmount_forget(const char *id, void (*freed)(const char *))
 	if (unmount_npending == 0 && unmount_sock != -1)
 		evtimer_add(&ev_unmount_idle, &tv);
 	if (freed != NULL && !sandbox_unmount_pending(copy))
-		freed(copy);
+		freed(copy, busy);
 }
 
 /* Its socket closed; the process waited for (dead, or dies at EOF). */
@@ -269,19 +275,48 @@ unmount_close(void)
 	unmount_pid = -1;
 }
 
-/* The unmounter is gone: what it had is left to the next reconcile. */
+/*
+ * The unmounter is gone: what it had is done here, in the loop, as a
+ * job that could not be queued.  The list is taken first: freeing an
+ * id may start a create whose failure queues a job to a new unmounter.
+ */
 static void
-unmount_lost(void (*freed)(const char *))
+unmount_lost(void (*freed)(const char *, int))
 {
-	struct unmount_pending	*p;
+	TAILQ_HEAD(, unmount_pending)	 lost = TAILQ_HEAD_INITIALIZER(lost);
+	struct unmount_pending		*p;
+	struct unmount_job		 j;
+	struct unmount_done		 d;
 
 	if (unmount_sock == -1)
 		return;
-	log_warnx("%s: the unmounter is gone; %zu sandbox directories left "
-	    "behind", __func__, unmount_npending);
+	log_warnx("%s: the unmounter is gone; %zu sandboxes cleaned up here",
+	    __func__, unmount_npending);
 	unmount_close();
-	while ((p = TAILQ_FIRST(&unmount_pendings)) != NULL)
-		unmount_forget(p->id, freed);
+	TAILQ_CONCAT(&lost, &unmount_pendings, entry);
+	unmount_npending = 0;
+	while ((p = TAILQ_FIRST(&lost)) != NULL) {
+		TAILQ_REMOVE(&lost, p, entry);
+		memset(&j, 0, sizeof(j));
+		strlcpy(j.id, p->id, sizeof(j.id));
+		strlcpy(j.dir, p->dir, sizeof(j.dir));
+		free(p);
+		unmount_do(&j, &d);
+		unmount_report(&d);
+		if (freed != NULL && !sandbox_unmount_pending(j.id))
+			freed(j.id, d.cgroup_busy);
+	}
+}
+
+static void
+unmount_report(const struct unmount_done *d)
+{
+	if (d->cgroup_busy)
+		log_warnx("sandbox %s: its cgroup is still busy after %d ms: "
+		    "retried", d->id, SBX_KILL_WAIT_MS);
+	if (d->err != 0)
+		log_warnx("sandbox %s: %s: %s", d->id, d->what,
+		    strerror(d->err));
 }
 
 /* What the unmounter finished, each id freed; never blocks. */
@@ -292,7 +327,8 @@ sandbox_unmount_read(void)
 	ssize_t			 n;
 
 	while (unmount_sock != -1) {
-		n = recv(unmount_sock, &d, sizeof(d), MSG_DONTWAIT);
+		/* MSG_TRUNC: a longer message says its length, refused. */
+		n = recv(unmount_sock, &d, sizeof(d), MSG_DONTWAIT | MSG_TRUNC);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN)
@@ -303,13 +339,8 @@ sandbox_unmount_read(void)
 		}
 		d.id[sizeof(d.id) - 1] = '\0';
 		d.what[sizeof(d.what) - 1] = '\0';
-		if (d.cgroup_busy)
-			log_warnx("sandbox %s: its cgroup is still busy after "
-			    "%d ms: left behind", d.id, SBX_KILL_WAIT_MS);
-		if (d.err != 0)
-			log_warnx("sandbox %s: %s: %s", d.id, d.what,
-			    strerror(d.err));
-		unmount_forget(d.id, unmount_freed);
+		unmount_report(&d);
+		unmount_forget(d.id, d.cgroup_busy, unmount_freed);
 	}
 	return (-1);
 }
