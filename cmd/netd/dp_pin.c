@@ -70,12 +70,13 @@ dp_pins_prune(struct dp_sbx *sbx, const struct timespec *now)
 		}
 }
 
-/* Remember a pin as live until ms from now. */
+/* Remember a pin as live until ms from now, or later if it was so. */
 int
 dp_pins_note(struct dp_sbx *sbx, const struct dp_elem *e, uint64_t ms,
     const struct timespec *now)
 {
 	struct dp_pin	 key, *pin;
+	struct timespec	 until;
 
 	key.e = *e;
 	if ((pin = RB_FIND(dp_pins, &sbx->pins, &key)) == NULL) {
@@ -88,13 +89,49 @@ dp_pins_note(struct dp_sbx *sbx, const struct dp_elem *e, uint64_t ms,
 		RB_INSERT(dp_pins, &sbx->pins, pin);
 		sbx->npins++;
 	}
-	pin->expiry.tv_sec = now->tv_sec + ms / 1000;
-	pin->expiry.tv_nsec = now->tv_nsec + (ms % 1000) * 1000000;
-	if (pin->expiry.tv_nsec >= 1000000000) {
-		pin->expiry.tv_sec++;
-		pin->expiry.tv_nsec -= 1000000000;
+	until.tv_sec = now->tv_sec + ms / 1000;
+	until.tv_nsec = now->tv_nsec + (ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
 	}
+	if (until.tv_sec > pin->expiry.tv_sec ||
+	    (until.tv_sec == pin->expiry.tv_sec &&
+	    until.tv_nsec > pin->expiry.tv_nsec))
+		pin->expiry = until;
 	return (0);
+}
+
+/*
+ * A pin is never cut short: an answer told its TTL, and another answer
+ * (another name on the same address, say) pinning it again for less
+ * must not end it before.  Each element of the batch keeps at least
+ * the time its live pin has left, in whole seconds rounded up.
+ */
+static void
+dp_pins_keep(struct dp *dp, struct dp_elem *v, size_t n)
+{
+	struct dp_sbx	*sbx;
+	struct dp_pin	 key, *pin;
+	struct timespec	 now;
+	char		 ifname[DP_IFLEN + 1];
+	long long	 left;
+	size_t		 i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (i = 0; i < n; i++) {
+		memcpy(ifname, v[i].key, DP_IFLEN);
+		ifname[DP_IFLEN] = '\0';
+		if ((sbx = dp_sbx_find(dp, ifname)) == NULL)
+			continue;
+		key.e = v[i];
+		if ((pin = RB_FIND(dp_pins, &sbx->pins, &key)) == NULL)
+			continue;
+		left = (long long)(pin->expiry.tv_sec - now.tv_sec) +
+		    (pin->expiry.tv_nsec > now.tv_nsec ? 1 : 0);
+		if (left > (long long)v[i].ttl)
+			v[i].ttl = (uint32_t)left;
+	}
 }
 
 /* A pin is allowed while the policy has an allow name rule of its port. */
@@ -323,6 +360,7 @@ dp_pin_groups(struct dp *dp, struct dp_pin_group *g, size_t ng)
 			}
 			b[off++] = b[i];
 		}
+		dp_pins_keep(dp, b, off);
 		sl.v = b;
 		sl.n = off;
 		if (dp_commit(dp, __func__, dp_build_repin, &sl) == -1) {

@@ -55,6 +55,13 @@ probe e sbxs$$p1 "tcp $PUB1 82" "udp $PUB1 83"
 probe_wait
 expect e "tcp $PUB1 82" timeout "the repeated pin expires in its turn"
 expect e "udp $PUB1 83" ok "while a longer pin still admits"
+# Another answer pinning the same address . port for less (another
+# name on that address) does not cut the longer pin short.
+check "pin $PUB1 83/udp again for 1s" nd pin $ID $PUB1 83 udp 1
+sleep 1.5
+probe k sbxs$$p1 "udp $PUB1 83"
+probe_wait
+expect k "udp $PUB1 83" ok "a shorter pin again leaves the longer one be"
 
 # The policy changes: example.net:83/udp is no longer named.
 nd add $ID - name=example.com:82 > /dev/null
