@@ -624,7 +624,7 @@ exec_env_timeout(int fd, short event, void *arg)
 {
 	struct rexec	*e = arg;
 
-	if (e->env->ready && e->rs->building)
+	if (e->env->ready && e->rs->state == RS_BUILDING)
 		exec_fail(e, ETIMEDOUT, "the sandbox's pid 1 did not finish "
 		    "building it in time");
 	else if (e->env->ready)
@@ -663,7 +663,7 @@ exec_start_end(struct rexec *e)
 	if (rs->starting != e)
 		return;
 	rs->starting = NULL;
-	if (rs->retired)
+	if (rstate_ending(rs))
 		return;
 	if (!evtimer_initialized(&rs->ev_turn))
 		evtimer_set(&rs->ev_turn, exec_turn, rs);
@@ -969,10 +969,9 @@ exec_kill_now(struct rsandbox *rs)
 	sigall_cancel(rs);
 	if (evtimer_initialized(&rs->ev_turn))
 		evtimer_del(&rs->ev_turn);
+	/* The teardown stopped waiting for a build: these are exec ends. */
 	if (rs->ev_events_set) {
-		/* While it builds, pid 1's socket carries no exec's end. */
-		if (!rs->building)
-			exec_events(rs);
+		exec_events(rs);
 		if (rs->ev_events_set)
 			event_del(&rs->ev_events);
 		rs->ev_events_set = 0;

@@ -1,12 +1,15 @@
 /*
  * put/get jobs and file operations (fileops.c): a copier process per
  * request (workspace.c), so that a large copy never holds up other
- * sandboxes.  runnerd only waits for its one result message.
+ * sandboxes.  runnerd only waits for its one result message.  A copier
+ * runs as its sandbox's uid, outside the sandbox: the sandbox's
+ * teardown kills and reaps it (files_kill) before that uid is free.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +21,7 @@
 
 struct file_job {
 	TAILQ_ENTRY(file_job)	 entry;
+	struct rsandbox		*rs;	/* whose uid it runs as */
 	pid_t			 pid;
 	int			 fd;	/* result pipe */
 	struct event		 ev;
@@ -30,6 +34,30 @@ struct file_job {
 
 static TAILQ_HEAD(, file_job)	 file_jobs = TAILQ_HEAD_INITIALIZER(file_jobs);
 
+/* The job's one answer: its result, or why there is none. */
+static void
+files_answer(struct file_job *job, struct workspace_result *res,
+    int error, const char *none)
+{
+	event_del(&job->ev);
+	close(job->fd);
+	job->fd = -1;
+	job->done = 1;
+	if (res == NULL) {
+		runnerd_result(job->peerid, job->corr, error, "%s: %s",
+		    job->path, none);
+		return;
+	}
+	res->msg[sizeof(res->msg) - 1] = '\0';
+	if (res->error != 0 || job->op == WORKSPACE_WORK)
+		runnerd_result(job->peerid, job->corr, res->error, "%s",
+		    res->msg);
+	else
+		runnerd_result(job->peerid, job->corr, 0, "%s %s: %llu bytes",
+		    job->op == WORKSPACE_PUT ? "put" : "got", job->path,
+		    (unsigned long long)res->bytes);
+}
+
 static void
 files_result(int fd, short event, void *arg)
 {
@@ -40,28 +68,14 @@ files_result(int fd, short event, void *arg)
 	n = read(fd, &res, sizeof(res));
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	event_del(&job->ev);
-	close(job->fd);
-	job->fd = -1;
-	job->done = 1;
-	if (n != sizeof(res)) {
-		runnerd_result(job->peerid, job->corr, EIO, "%s: the copy "
-		    "failed without a word", job->path);
-		return;
-	}
-	res.msg[sizeof(res.msg) - 1] = '\0';
-	if (res.error != 0 || job->op == WORKSPACE_WORK)
-		runnerd_result(job->peerid, job->corr, res.error, "%s",
-		    res.msg);
-	else
-		runnerd_result(job->peerid, job->corr, 0, "%s %s: %llu bytes",
-		    job->op == WORKSPACE_PUT ? "put" : "got", job->path,
-		    (unsigned long long)res.bytes);
+	files_answer(job, n == sizeof(res) ? &res : NULL, EIO,
+	    "the copy failed without a word");
 }
 
 /* Fork the copier for wc; the result is sent when it reports. */
 static void
-files_job(struct workspace_copy *wc, const char *corr, uint32_t peerid)
+files_job(struct rsandbox *rs, struct workspace_copy *wc, const char *corr,
+    uint32_t peerid)
 {
 	struct file_job		*job;
 	char			 err[WORKSPACE_ERR_SIZE];
@@ -76,6 +90,7 @@ files_job(struct workspace_copy *wc, const char *corr, uint32_t peerid)
 		runnerd_result(peerid, corr, EIO, "%s", err);
 		return;
 	}
+	job->rs = rs;
 	job->fd = rfd;
 	job->peerid = peerid;
 	job->op = wc->op;
@@ -124,7 +139,7 @@ files_start(struct rsandbox *rs, struct sbx_file_req *req, int op, int fd,
 		return;
 	files_copy_init(&wc, rs, op, req->path, req->pathlen, fd);
 	wc.mode = req->mode != 0 ? req->mode & 0777 : 0644;
-	files_job(&wc, req->corr, peerid);
+	files_job(rs, &wc, req->corr, peerid);
 }
 
 /* The copier gets req as it is when it forks, before this returns. */
@@ -139,7 +154,7 @@ files_start_op(struct rsandbox *rs, const struct sbx_fileop_req *req,
 	files_copy_init(&wc, rs, WORKSPACE_WORK, req->path, req->pathlen, fd);
 	wc.work = fileops_work;
 	wc.arg = req;
-	files_job(&wc, req->corr, peerid);
+	files_job(rs, &wc, req->corr, peerid);
 }
 
 void
@@ -153,12 +168,40 @@ files_reap(void)
 		/* The result may still be in the pipe: read it first. */
 		if (!job->done)
 			files_result(job->fd, EV_READ, job);
-		if (!job->done) {
-			event_del(&job->ev);
-			close(job->fd);
-			runnerd_result(job->peerid, job->corr, EIO,
-			    "%s: the copy died", job->path);
-		}
+		if (!job->done)
+			files_answer(job, NULL, EIO, "the copy died");
+		TAILQ_REMOVE(&file_jobs, job, entry);
+		free(job);
+	}
+}
+
+/*
+ * The sandbox goes: its copiers are killed and reaped now, so that
+ * nothing runs as its uid once the teardown frees it.  SIGKILL ends a
+ * copier waiting on a client's pipe or socket at once; waitpid only
+ * waits for the kernel to finish its exit.  A copier that finished
+ * already has had its result read and answered.
+ */
+void
+files_kill(struct rsandbox *rs)
+{
+	struct file_job		*job, *next;
+	struct workspace_result	 res;
+
+	TAILQ_FOREACH_SAFE(job, &file_jobs, entry, next) {
+		if (job->rs != rs)
+			continue;
+		if (kill(job->pid, SIGKILL) == -1 && errno != ESRCH)
+			log_warn("%s: kill %d", __func__, (int)job->pid);
+		while (waitpid(job->pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		/* Its result, if it was done; else it was cut short. */
+		if (!job->done)
+			files_answer(job, read(job->fd, &res, sizeof(res)) ==
+			    sizeof(res) ? &res : NULL, ECANCELED,
+			    "destroyed with its sandbox during the copy");
+		log_debug("%s: sandbox %s: copier %d killed", __func__,
+		    rs->sb.id, (int)job->pid);
 		TAILQ_REMOVE(&file_jobs, job, entry);
 		free(job);
 	}

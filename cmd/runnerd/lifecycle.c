@@ -189,7 +189,8 @@ life_activity(struct rsandbox *rs)
 	struct rlife	*l = &rs->life;
 	struct timespec	 d = { 0, 0 };
 
-	if (!l->set || l->idle == 0 || rs->sb.paused || rs->retired)
+	if (!l->set || l->idle == 0 || rstate_paused(rs) ||
+	    rstate_ending(rs))
 		return;
 	if (l->idle_on) {
 		evtimer_del(&l->ev_idle);
@@ -201,6 +202,7 @@ life_activity(struct rsandbox *rs)
 	life_idle_arm(rs, &d);
 }
 
+/* The teardown's first step (runnerd_teardown), before DYING. */
 void
 life_end(struct rsandbox *rs)
 {
@@ -222,7 +224,7 @@ life_end(struct rsandbox *rs)
 int
 life_exec_refused(struct rsandbox *rs, const char *corr, uint32_t peerid)
 {
-	if (!rs->sb.paused)
+	if (!rstate_paused(rs))
 		return (0);
 	runnerd_result(peerid, corr, EBUSY, "sandbox %s is paused: "
 	    "sandboxctl resume %s first", rs->sb.id, rs->sb.id);
@@ -232,7 +234,7 @@ life_exec_refused(struct rsandbox *rs, const char *corr, uint32_t peerid)
 int
 life_kill_refused(struct rsandbox *rs, const char *corr, uint32_t peerid)
 {
-	if (!rs->sb.paused)
+	if (!rstate_paused(rs))
 		return (0);
 	runnerd_result(peerid, corr, EBUSY, "sandbox %s is paused: resume "
 	    "it to kill its execs, or destroy it", rs->sb.id);
@@ -337,32 +339,38 @@ life_pause_tick(int fd, short event, void *arg)
 			evtimer_add(&l->ev_pause, &tv);
 			return;
 		}
-		l->pausing = 0;
-		if (sandbox_resume(&rs->sb, err, sizeof(err)) == -1)
+		/* Left frozen if the thaw failed: paused, as it is. */
+		if (sandbox_resume(&rs->sb, err, sizeof(err)) == -1) {
 			log_warnx("%s: %s", __func__, err);
-		life_start_clocks(rs);
+			rstate_set(rs, RS_PAUSED);
+		} else {
+			rstate_set(rs, RS_LIVE);
+			life_start_clocks(rs);
+		}
 		runnerd_result(l->pause_peer, l->pause_corr, ENOTSUP,
 		    "pause: sandbox %s did not freeze within %d ms; left "
 		    "running", rs->sb.id, LIFE_FREEZE_MS);
 		return;
 	}
-	l->pausing = 0;
+	rstate_set(rs, RS_PAUSED);
 	log_setcorr(l->pause_corr);
 	log_info("sandbox %s paused", rs->sb.id);
 	log_setcorr(NULL);
 	runnerd_result(l->pause_peer, l->pause_corr, 0, "paused");
 }
 
-/* A pause still freezing is answered: the sandbox was resumed or went. */
+/*
+ * A pause still freezing is answered: the sandbox is being resumed or
+ * destroyed, and its caller sets the state that follows.
+ */
 static void
 life_pause_cancel(struct rsandbox *rs, const char *why)
 {
 	struct rlife	*l = &rs->life;
 
-	if (!l->pausing)
+	if (rs->state != RS_FREEZING)
 		return;
 	evtimer_del(&l->ev_pause);
-	l->pausing = 0;
 	runnerd_result(l->pause_peer, l->pause_corr, ECANCELED, "pause: "
 	    "sandbox %s was %s before it froze", rs->sb.id, why);
 }
@@ -374,7 +382,7 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 	struct rexec	*e;
 	char		 err[256];
 
-	if (rs->sb.paused && !l->pausing) {
+	if (rs->state == RS_PAUSED) {
 		runnerd_result(peerid, corr, 0, "paused");
 		return;
 	}
@@ -397,7 +405,7 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 			    "an exec starting; try again", rs->sb.id);
 			return;
 		}
-	if (l->pausing) {
+	if (rs->state == RS_FREEZING) {
 		runnerd_result(peerid, corr, EAGAIN, "sandbox %s is still "
 		    "freezing; try again", rs->sb.id);
 		return;
@@ -407,7 +415,7 @@ life_pause(struct rsandbox *rs, const char *corr, uint32_t peerid)
 		return;
 	}
 	life_stop_clocks(rs);
-	l->pausing = 1;
+	rstate_set(rs, RS_FREEZING);
 	l->pause_peer = peerid;
 	strlcpy(l->pause_corr, corr, sizeof(l->pause_corr));
 	clock_gettime(CLOCK_MONOTONIC, &l->pause_t0);
@@ -421,15 +429,19 @@ life_resume(struct rsandbox *rs, const char *corr, uint32_t peerid)
 {
 	char	 err[256];
 
-	if (!rs->sb.paused) {
+	if (!rstate_paused(rs)) {
 		runnerd_result(peerid, corr, 0, "running");
 		return;
 	}
 	life_pause_cancel(rs, "resumed");
 	if (sandbox_resume(&rs->sb, err, sizeof(err)) == -1) {
+		/* Still frozen, a pause under way answered: paused. */
+		if (rs->state == RS_FREEZING)
+			rstate_set(rs, RS_PAUSED);
 		runnerd_result(peerid, corr, EIO, "resume: %s", err);
 		return;
 	}
+	rstate_set(rs, RS_LIVE);
 	life_start_clocks(rs);
 	log_setcorr(corr);
 	log_info("sandbox %s resumed", rs->sb.id);
@@ -449,16 +461,17 @@ life_info(struct rsandbox *rs, struct sbx_info *info)
 	struct rlife	*l = &rs->life;
 	struct timespec	 d;
 
-	info->paused = rs->sb.paused;
+	info->paused = rstate_paused(rs);
 	info->ttl = l->ttl;
 	info->idle = l->idle;
 	info->ttl_left = info->idle_left = -1;
 	if (l->set && l->ttl != 0) {
-		d = rs->sb.paused ? l->ttl_left : ts_left(&l->ttl_end);
+		d = rstate_paused(rs) ? l->ttl_left : ts_left(&l->ttl_end);
 		info->ttl_left = life_secs(&d);
 	}
 	if (l->set && l->idle_on) {
-		d = rs->sb.paused ? l->idle_left : ts_left(&l->idle_end);
+		d = rstate_paused(rs) ? l->idle_left :
+		    ts_left(&l->idle_end);
 		info->idle_left = d.tv_sec < 0 ? -1 : life_secs(&d);
 	}
 	info->nlabels = l->nlabels;

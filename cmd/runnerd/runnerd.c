@@ -233,8 +233,6 @@ static int	runnerd_id_going(const char *);
 static int	runnerd_park(struct sbx_run_req *, int, uint32_t);
 static void	runnerd_unpark(const char *);
 static void	runnerd_unpark_client(uint32_t);
-static void	runnerd_grave(struct rsandbox *);
-static void	runnerd_grave_wait(struct rsandbox *);
 static void	runnerd_create(struct sbx_create_req *, uint32_t);
 static void	runnerd_run(struct sbx_run_req *, uint32_t);
 
@@ -305,8 +303,14 @@ runnerd_alloc(struct sbx_create_req *req, uint32_t peerid,
 int
 runnerd_ready(const struct rsandbox *rs)
 {
-	return (!rs->building && rs->net != RNET_PENDING &&
-	    rs->starting == NULL);
+	return (rstate_up(rs) && rs->starting == NULL);
+}
+
+/* pid 1 has reported, or a built spare was taken: netd may still work. */
+static void
+runnerd_up(struct rsandbox *rs)
+{
+	rstate_set(rs, rs->net == RNET_PENDING ? RS_NET_WAIT : RS_LIVE);
 }
 
 /*
@@ -343,7 +347,7 @@ runnerd_build_failed(struct rsandbox *rs, const char *err)
 	exec_discard(rs);
 	runnerd_result(peerid, rs->corr, EIO, "create: %s", err);
 	/* Its pid 1 is killed: the rest goes once it is dead. */
-	runnerd_grave(rs);
+	runnerd_teardown(rs);
 }
 
 /*
@@ -360,19 +364,21 @@ runnerd_built(int fd, short event, void *arg)
 
 	event_del(&rs->ev_events);
 	rs->ev_events_set = 0;
-	rs->building = 0;
 	if (sandbox_create_check(&rs->sb, err, sizeof(err)) == -1) {
 		runnerd_build_failed(rs, err);
 		return;
 	}
 	runnerd_env_announce(rs, 0);
+	runnerd_up(rs);
 	runnerd_settle(rs);
 }
 
 static void
 runnerd_wait_built(struct rsandbox *rs)
 {
-	rs->building = 1;
+	/* A spare taken while it builds is BUILDING already. */
+	if (rs->state == RS_NEW)
+		rstate_set(rs, RS_BUILDING);
 	event_set(&rs->ev_events, rs->sb.sock, EV_READ, runnerd_built, rs);
 	event_add(&rs->ev_events, NULL);
 	rs->ev_events_set = 1;
@@ -405,8 +411,7 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 		net_end(rs);
 		exec_discard(rs);
 		runnerd_env_announce(rs, 1);
-		runnerd_uid_release(rs);
-		free(rs);
+		runnerd_teardown(rs);
 		runnerd_result(peerid, req->corr, EIO, "create: %s", err);
 		return (-1);
 	}
@@ -427,10 +432,12 @@ runnerd_make(struct rsandbox *rs, struct conf_policy *pol,
 		rs->create_pending = 1;
 		rs->create_peerid = peerid;
 	}
-	if (!rs->prebuilt || rs->building)
+	if (rs->state == RS_NEW || rs->state == RS_BUILDING)
 		runnerd_wait_built(rs);
-	else
+	else {
 		runnerd_env_announce(rs, 0);
+		runnerd_up(rs);
+	}
 	runnerd_settle(rs);
 	return (0);
 }
@@ -454,57 +461,147 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
 		(void)runnerd_make(rs, pol, req, peerid);
 }
 
-/* Everything of the sandbox but its place in the tree. */
-static void
-runnerd_teardown(struct rsandbox *rs)
-{
-	int	 keep = rs->failed && rs->sb.policy.keep_failed;
-
-	rs->retired = 1;
-	life_end(rs);
-	exec_kill_now(rs);
-	runnerd_env_announce(rs, 1);
-	net_end(rs);
-	cgretry_destroy(&rs->sb, keep);
-	net_prepare_soon();
-	runnerd_uid_release(rs);
-	log_info("sandbox %s destroyed%s", rs->sb.id,
-	    keep ? ", workspace kept" : "");
-	free(rs);
-}
-
-static void
-runnerd_destroy(struct rsandbox *rs)
-{
-	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
-	runnerd_teardown(rs);
-}
-
 /*
- * Retire: what the caller waits for is that nothing of the sandbox
- * runs any more, so kill its pid 1 (the kernel takes the rest) and
- * answer.  Its unmounting and removal wait in the graveyard until pid 1
- * is dead, which its pidfd says: pid 1's exit, with its namespaces and
- * mounts, is the kernel's work on another CPU, and runnerd serves the
- * next request meanwhile instead of waiting in poll(2).
+ * The one teardown.  Every end of a sandbox comes here, in this order:
+ * a client's destroy, the end of a run, ttl and idle (lifecycle.c), a
+ * client gone with its ephemeral sandboxes, a failed build, netd
+ * refusing a create's network, runnerd's stop, a spare dropped or dead
+ * (spare.c).
+ *
+ *  1. runnerd_teardown (-> DYING): its clocks stop and a pause under
+ *     way is answered, a frozen sandbox's tasks killed (life_end); its
+ *     execs are killed and answered (exec_kill_now); its copiers, which
+ *     run as its uid outside it, are killed and reaped (files_kill);
+ *     netd and dnspind hear of its end (net_end); it leaves the tree;
+ *     pid 1 gets SIGKILL, and the sandbox waits in the graveyard until
+ *     pid 1's pidfd says it is dead.  The caller answers at once:
+ *     nothing of the sandbox runs any more.
+ *  2. runnerd_bury, pid 1 dead: the kernel took every other process
+ *     of its pid namespace before that, so, the copiers reaped,
+ *     nothing runs as its uid.  envd hears of its end, sandbox_destroy
+ *     removes the rest or hands its unmount to the unmounter, and its
+ *     uid goes back to the pool (or stays with its service's kept
+ *     workspace) (-> UNMOUNTING, CGROUP_RETRY or GONE).
+ *  3. runnerd_unmounted: the unmounter is done (-> CGROUP_RETRY if its
+ *     cgroup was still busy, else GONE).
+ *  4. runnerd_id_freed: cgretry.c removed the cgroup, or gave up on it
+ *     (-> GONE): the sandbox is freed, and a create waiting for its id
+ *     goes ahead.
+ *
+ * Pid 1's exit, with its namespaces and mounts, is the kernel's work on
+ * another CPU: runnerd serves the next request meanwhile instead of
+ * waiting in poll(2).  A sandbox never built (NEW: its create failed
+ * before pid 1 existed) only has its network and uid to give back.
  */
 static TAILQ_HEAD(, rsandbox)	 graveyard = TAILQ_HEAD_INITIALIZER(graveyard);
+/* Buried, its id still taken: UNMOUNTING or CGROUP_RETRY. */
+static TAILQ_HEAD(, rsandbox)	 going = TAILQ_HEAD_INITIALIZER(going);
 static int			 runnerd_stopping;
 
+static void	runnerd_grave_ready(int, short, void *);
+
+/* The end: its id is free, what waited for it goes ahead. */
 static void
-runnerd_bury_one(struct rsandbox *rs)
+runnerd_gone(struct rsandbox *rs)
 {
 	char	 id[SANDBOX_ID_SIZE];
 
-	event_del(&rs->ev_grave);
-	TAILQ_REMOVE(&graveyard, rs, grave);
-	if (rs->spare) {
-		spare_bury(rs);
+	strlcpy(id, rs->sb.id, sizeof(id));
+	if (rs->state != RS_DYING)
+		TAILQ_REMOVE(&going, rs, grave);
+	rstate_set(rs, RS_GONE);
+	free(rs);
+	runnerd_unpark(id);
+}
+
+/* A create that failed before its build: nothing ran, nothing to bury. */
+static void
+runnerd_unbuilt(struct rsandbox *rs)
+{
+	net_end(rs);
+	exec_discard(rs);
+	runnerd_uid_release(rs);
+	rstate_set(rs, RS_GONE);
+	free(rs);
+}
+
+void
+runnerd_teardown(struct rsandbox *rs)
+{
+	struct timeval	 tv;
+
+	if (rs->state == RS_NEW) {
+		runnerd_unbuilt(rs);
 		return;
 	}
-	strlcpy(id, rs->sb.id, sizeof(id));
-	runnerd_teardown(rs);
-	runnerd_unpark(id);
+	life_end(rs);
+	/* pid 1 has not reported: nobody waits for its report now. */
+	if (rs->ev_events_set && (rs->state == RS_BUILDING ||
+	    rs->state == RS_SPARE_BUILDING)) {
+		event_del(&rs->ev_events);
+		rs->ev_events_set = 0;
+	}
+	rstate_set(rs, RS_DYING);
+	exec_kill_now(rs);
+	files_kill(rs);
+	net_end(rs);
+	/* A spare, or one taken for a run that failed, is in no tree. */
+	if (runnerd_find(rs->sb.id) == rs)
+		RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
+	if (rs->sb.init_pid > 0)
+		kill(rs->sb.init_pid, SIGKILL);
+	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
+	/* No pidfd, nothing to wait for; past the wait, a warning. */
+	tv.tv_sec = rs->sb.init_pidfd == -1 ? 0 : SBX_KILL_WAIT_MS / 1000;
+	tv.tv_usec = rs->sb.init_pidfd == -1 ? 0 :
+	    (SBX_KILL_WAIT_MS % 1000) * 1000;
+	event_set(&rs->ev_grave, rs->sb.init_pidfd, EV_READ,
+	    runnerd_grave_ready, rs);
+	event_add(&rs->ev_grave, &tv);
+}
+
+/* pid 1 is dead (or runnerd stops): everything else of it goes. */
+static void
+runnerd_bury(struct rsandbox *rs)
+{
+	int	 keep = rs->failed && rs->sb.policy.keep_failed;
+	int	 spare = rstate_spare(rs);
+
+	event_del(&rs->ev_grave);
+	TAILQ_REMOVE(&graveyard, rs, grave);
+	/* A spare was never announced; a veth lent to it goes too. */
+	if (!spare)
+		runnerd_env_announce(rs, 1);
+	else if (rs->spare_net)
+		net_spare_release(rs->sb.id);
+	cgretry_destroy(&rs->sb, keep);
+	if (!spare) {
+		net_prepare_soon();
+		log_info("sandbox %s destroyed%s", rs->sb.id,
+		    keep ? ", workspace kept" : "");
+	}
+	runnerd_uid_release(rs);
+	if (sandbox_unmount_pending(rs->sb.id))
+		rstate_set(rs, RS_UNMOUNTING);
+	else if (cgretry_pending(rs->sb.id))
+		rstate_set(rs, RS_CGROUP_RETRY);
+	else {
+		runnerd_gone(rs);
+		return;
+	}
+	TAILQ_INSERT_TAIL(&going, rs, grave);
+}
+
+/* The buried sandbox of that id, still going; NULL if none. */
+static struct rsandbox *
+runnerd_going(const char *id)
+{
+	struct rsandbox	*rs;
+
+	TAILQ_FOREACH(rs, &going, grave)
+		if (strcmp(rs->sb.id, id) == 0)
+			return (rs);
+	return (NULL);
 }
 
 /*
@@ -530,7 +627,8 @@ runnerd_id_going(const char *id)
 	TAILQ_FOREACH(rs, &graveyard, grave)
 		if (strcmp(rs->sb.id, id) == 0)
 			return (1);
-	return (cgretry_pending(id) || sandbox_unmount_pending(id));
+	return (runnerd_going(id) != NULL || cgretry_pending(id) ||
+	    sandbox_unmount_pending(id));
 }
 
 /* 1: parked (or refused), the caller is done; 0: go ahead now. */
@@ -562,24 +660,34 @@ runnerd_park(struct sbx_run_req *req, int run, uint32_t peerid)
 	return (1);
 }
 
-/* Its cgroup is gone too (cgretry.c). */
+/* Its cgroup is gone too, or given up (cgretry.c): step 4. */
 void
 runnerd_id_freed(const char *id)
 {
-	runnerd_unpark(id);
+	struct rsandbox	*rs;
+
+	if ((rs = runnerd_going(id)) != NULL)
+		runnerd_gone(rs);
+	else
+		runnerd_unpark(id);
 }
 
 /*
- * The unmounter is done with id; a cgroup it found still busy is
- * retried from cgretry.c's timer, the id taken until it goes.
+ * The unmounter is done with id (step 3); a cgroup it found still busy
+ * is retried from cgretry.c's timer, the id taken until it goes.
  */
 static void
 runnerd_unmounted(const char *id, int cgroup_busy)
 {
-	if (cgroup_busy)
-		cgretry_add(id);
-	else
+	struct rsandbox	*rs;
+
+	if (!cgroup_busy) {
 		runnerd_id_freed(id);
+		return;
+	}
+	cgretry_add(id);
+	if ((rs = runnerd_going(id)) != NULL && rs->state == RS_UNMOUNTING)
+		rstate_set(rs, RS_CGROUP_RETRY);
 }
 
 /* Nobody waits for it any more. */
@@ -634,7 +742,7 @@ runnerd_grave_ready(int fd, short event, void *arg)
 		event_add(&rs->ev_grave, NULL);
 		return;
 	}
-	runnerd_bury_one(rs);
+	runnerd_bury(rs);
 }
 
 /* Everything in the graveyard, now: a clean stop. */
@@ -645,7 +753,17 @@ runnerd_bury_all(void)
 
 	runnerd_stopping = 1;
 	while ((rs = TAILQ_FIRST(&graveyard)) != NULL)
-		runnerd_bury_one(rs);
+		runnerd_bury(rs);
+}
+
+/* A new config's uid map: the uids of the dead not yet buried stay taken. */
+static void
+runnerd_uid_hold(void)
+{
+	struct rsandbox	*rs;
+
+	TAILQ_FOREACH(rs, &graveyard, grave)
+		(void)uid_reserve(&runnerd_conf->global, rs->sb.uid);
 }
 
 /* An id asked for again (a service's next sandbox) must be free. */
@@ -655,48 +773,11 @@ runnerd_id_busy(const char *id)
 	return (runnerd_find(id) != NULL || runnerd_id_going(id));
 }
 
-/* Out of the tree, pid 1 killed: buried once it is dead. */
-static void
-runnerd_grave(struct rsandbox *rs)
-{
-	rs->retired = 1;
-	life_end(rs);
-	exec_kill_now(rs);
-	net_end(rs);
-	RB_REMOVE(rsandbox_tree, &rsandboxes, rs);
-	runnerd_grave_wait(rs);
-}
-
-/* A spare dropped: in no tree, nothing of it announced. */
-void
-runnerd_grave_spare(struct rsandbox *rs)
-{
-	rs->spare = 1;
-	runnerd_grave_wait(rs);
-}
-
-/* pid 1 killed; its end on its pidfd buries the rest. */
-static void
-runnerd_grave_wait(struct rsandbox *rs)
-{
-	struct timeval	 tv;
-
-	if (rs->sb.init_pid > 0)
-		kill(rs->sb.init_pid, SIGKILL);
-	TAILQ_INSERT_TAIL(&graveyard, rs, grave);
-	/* No pidfd, nothing to wait for; past the wait, a warning. */
-	tv.tv_sec = rs->sb.init_pidfd == -1 ? 0 : SBX_KILL_WAIT_MS / 1000;
-	tv.tv_usec = rs->sb.init_pidfd == -1 ? 0 :
-	    (SBX_KILL_WAIT_MS % 1000) * 1000;
-	event_set(&rs->ev_grave, rs->sb.init_pidfd, EV_READ,
-	    runnerd_grave_ready, rs);
-	event_add(&rs->ev_grave, &tv);
-}
-
+/* Step 1, then the answer: nothing of the sandbox runs any more. */
 void
 runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
-	runnerd_grave(rs);
+	runnerd_teardown(rs);
 	runnerd_result(peerid, corr, 0, "destroyed");
 	/* Out now: the loop's next turn may bury or build first. */
 	runnerd_flush();
@@ -707,7 +788,7 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 void
 runnerd_exec_done(struct rsandbox *rs)
 {
-	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
+	if (rs->run_once && !rstate_ending(rs) && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, rs->owner, rs->run_corr);
 	else
 		life_activity(rs);
@@ -717,7 +798,7 @@ runnerd_exec_done(struct rsandbox *rs)
 void
 runnerd_exec_failed(struct rsandbox *rs)
 {
-	if (rs->run_once && !rs->retired && TAILQ_EMPTY(&rs->execs))
+	if (rs->run_once && !rstate_ending(rs) && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, 0, rs->run_corr);
 	else
 		life_activity(rs);
@@ -731,6 +812,8 @@ void
 runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
 {
 	if (error == 0) {
+		if (rs->state == RS_NET_WAIT)
+			rstate_set(rs, RS_LIVE);
 		runnerd_settle(rs);
 		return;
 	}
@@ -738,9 +821,12 @@ runnerd_net_ready(struct rsandbox *rs, int error, const char *msg)
 		rs->create_pending = 0;
 		runnerd_result(rs->create_peerid, rs->corr, error,
 		    "create: network: %s", msg);
-		runnerd_grave(rs);
+		runnerd_teardown(rs);
 		return;
 	}
+	/* A run's: it stays built without one; its execs fail, it goes. */
+	if (rs->state == RS_NET_WAIT)
+		rstate_set(rs, RS_LIVE);
 	exec_net_failed(rs, error, msg);
 }
 
@@ -767,13 +853,9 @@ runnerd_run(struct sbx_run_req *req, uint32_t peerid)
 	rs->run_once = 1;
 	strlcpy(rs->run_corr, req->create.corr, sizeof(rs->run_corr));
 	strlcpy(req->exec.id, rs->sb.id, sizeof(req->exec.id));
+	/* A spare taken goes as a dropped one: its pid 1 is killed. */
 	if (exec_start(rs, &req->exec, peerid) == -1) {
-		runnerd_uid_release(rs);
-		/* A spare taken: its pid 1 is waited for as a dropped one's. */
-		if (rs->prebuilt)
-			runnerd_grave_spare(rs);
-		else
-			free(rs);
+		runnerd_teardown(rs);
 		return;
 	}
 	runnerd_make(rs, pol, &req->create, peerid);
@@ -824,7 +906,7 @@ runnerd_client_gone(uint32_t peerid)
 	stdio_client_gone(peerid);
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		if (rs->ephemeral && rs->owner == peerid)
-			runnerd_grave(rs);
+			runnerd_teardown(rs);
 }
 
 /*
@@ -896,7 +978,7 @@ runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
 		close(fd);
 		return (NULL);
 	}
-	if (rs->building) {
+	if (rs->state == RS_BUILDING) {
 		runnerd_result(peerid, req->corr, EAGAIN, "sandbox %s is still "
 		    "being built; try again", rs->sb.id);
 		close(fd);
@@ -1099,14 +1181,16 @@ runnerd_conf_apply(struct sandboxd_conf *conf)
 	}
 	runnerd_conf = conf;
 	uid_reset(&conf->global);
+	runnerd_uid_hold();
 	svcws_conf(&conf->global);
 	spare_conf();
 }
 
 /*
  * A clean stop destroys every sandbox: no mount, cgroup or dir stays.
- * Every pid 1 is killed first, so that the kernel empties them all at
- * once and each teardown finds its own done: one by one, 4000 sandboxes
+ * Every one goes through the teardown's first step, which kills its
+ * pid 1, before any is buried, so that the kernel empties them all at
+ * once and each burial finds its own done: one by one, 4000 sandboxes
  * took longer than the master waits for a child's stop.
  */
 static void
@@ -1114,17 +1198,19 @@ runnerd_shutdown(void)
 {
 	struct rsandbox	*rs, *next;
 
-	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
-		sandbox_kill(&rs->sb);
-	spare_drop();		/* into the graveyard, buried now */
-	runnerd_bury_all();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
-		runnerd_destroy(rs);
+		runnerd_teardown(rs);
+	spare_drop();		/* into the graveyard too */
+	runnerd_bury_all();
 	net_spare_drop(1);
 	cgretry_flush();
 	svcws_shutdown();
 	runnerd_flush();
 	sandbox_unmount_stop();
+	/* What the unmounter found busy at its last word, waited for. */
+	cgretry_flush();
+	while ((rs = TAILQ_FIRST(&going)) != NULL)
+		runnerd_gone(rs);
 	sandbox_shutdown();
 }
 
@@ -1136,7 +1222,7 @@ runnerd_load(void)
 	uint32_t	 n = 0;
 
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
-		if (!rs->retired)
+		if (!rstate_ending(rs))
 			n++;
 	return (n);
 }

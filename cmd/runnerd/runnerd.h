@@ -127,8 +127,7 @@ struct rlife {
 	struct timespec		 idle_left;
 	struct rlife_held	*held;		/* exec timers, while paused */
 	size_t			 nheld;
-	struct event		 ev_pause;	/* watches a freeze */
-	int			 pausing;	/* frozen not yet: a reply waits */
+	struct event		 ev_pause;	/* watches a freeze (FREEZING) */
 	struct timespec		 pause_t0;
 	uint32_t		 pause_peer;
 	char			 pause_corr[CORR_ID_SIZE];
@@ -144,13 +143,31 @@ enum rnet_state {
 	RNET_UP
 };
 
+/* Where a sandbox is in its life: the machine of state.c. */
+enum rstate {
+	RS_NEW = 0,		/* its id, uid and policy; nothing built */
+	RS_SPARE_BUILDING,	/* built ahead: pid 1 has not reported */
+	RS_SPARE,		/* built ahead, waiting to be taken */
+	RS_BUILDING,		/* a client's: pid 1 has not reported */
+	RS_NET_WAIT,		/* built; netd has not answered */
+	RS_LIVE,		/* execs start */
+	RS_FREEZING,		/* pause asked, not every task stopped */
+	RS_PAUSED,
+	RS_DYING,		/* pid 1 killed, in the graveyard */
+	RS_UNMOUNTING,		/* buried; the unmounter works on it */
+	RS_CGROUP_RETRY,	/* its cgroup still busy (cgretry.c) */
+	RS_GONE,		/* freed */
+	RS_NSTATES
+};
+
 struct rsandbox {
 	RB_ENTRY(rsandbox)	 entry;
-	TAILQ_ENTRY(rsandbox)	 grave;		/* killed, cleanup pending */
+	/* In the graveyard (DYING), or going (UNMOUNTING, CGROUP_RETRY). */
+	TAILQ_ENTRY(rsandbox)	 grave;
 	struct event		 ev_grave;	/* its pid 1 is dead */
+	enum rstate		 state;		/* only rstate_set changes it */
+	enum rstate		 died_from;	/* the state before DYING */
 	int			 run_once;	/* sandboxctl run */
-	int			 spare;		/* in the graveyard: a spare */
-	int			 retired;	/* on its way out */
 	char			 run_corr[CORR_ID_SIZE];
 	char			 corr[CORR_ID_SIZE];	/* of its creation */
 	struct sandbox		 sb;
@@ -168,7 +185,6 @@ struct rsandbox {
 	struct net_ident	 net_ident;	/* valid once RNET_UP */
 	int			 prebuilt;	/* taken from spare.c */
 	int			 spare_net;	/* built around a lent veth */
-	int			 building;	/* pid 1 has not reported */
 	/* pid 1 starts one exec at a time; the others wait their turn. */
 	struct rexec		*starting;
 	struct event		 ev_turn;	/* the next, after a cancel */
@@ -208,6 +224,16 @@ int	 runnerd_build(struct rsandbox *, struct conf_policy *, int, char *,
 	    size_t);
 
 void	 runnerd_retire(struct rsandbox *, uint32_t, const char *);
+void	 runnerd_teardown(struct rsandbox *);
+
+/* state.c: the sandbox's lifecycle as a state machine */
+const char *rstate_name(enum rstate);
+int	 rstate_allowed(enum rstate, enum rstate);
+void	 rstate_set(struct rsandbox *, enum rstate);
+int	 rstate_up(const struct rsandbox *);
+int	 rstate_paused(const struct rsandbox *);
+int	 rstate_ending(const struct rsandbox *);
+int	 rstate_spare(const struct rsandbox *);
 
 /* lifecycle.c: ttl, idle, labels, pause and resume */
 void	 life_begin(struct rsandbox *, const struct sbx_create_req *);
@@ -227,8 +253,6 @@ void	 spare_drop(void);
 void	 spare_drop_net(void);
 size_t	 spare_net_count(void);
 void	 spare_conf(void);
-void	 spare_bury(struct rsandbox *);
-void	 runnerd_grave_spare(struct rsandbox *);
 
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
@@ -293,6 +317,7 @@ struct sbx_fileop_req;
 void	 files_start_op(struct rsandbox *, const struct sbx_fileop_req *,
 	    int, uint32_t);
 void	 files_reap(void);
+void	 files_kill(struct rsandbox *);
 
 /* fileops.c: ls, stat, mkdir, rm, put -r, get -r, in the copier */
 struct workspace_copy;

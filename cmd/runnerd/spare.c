@@ -63,7 +63,7 @@ spare_nbuilding(void)
 
 	for (i = 0; i < SPARE_POOLS; i++)
 		for (j = 0; j < pools[i].n; j++)
-			n += pools[i].sb[j]->ev_events_set;
+			n += pools[i].sb[j]->state == RS_SPARE_BUILDING;
 	return (n);
 }
 
@@ -78,16 +78,11 @@ spare_pool_find(const char *policy)
 	return (NULL);
 }
 
-/* Into the graveyard: runnerd waits for no pid 1 of them. */
+/* Through the one teardown: runnerd waits for no pid 1 of them. */
 static void
 spare_discard(struct rsandbox *rs)
 {
-	if (rs->ev_events_set) {
-		event_del(&rs->ev_events);
-		rs->ev_events_set = 0;
-	}
-	uid_free(&runnerd_conf->global, rs->sb.uid);
-	runnerd_grave_spare(rs);
+	runnerd_teardown(rs);
 }
 
 static void
@@ -127,15 +122,16 @@ spare_finish(struct spare_pool *p, struct rsandbox *rs)
 {
 	char	 err[256];
 
-	if (!rs->ev_events_set)
+	if (rs->state != RS_SPARE_BUILDING)
 		return (0);
 	event_del(&rs->ev_events);
 	rs->ev_events_set = 0;
-	if (sandbox_create_check(&rs->sb, err, sizeof(err)) == 0)
+	if (sandbox_create_check(&rs->sb, err, sizeof(err)) == 0) {
+		rstate_set(rs, RS_SPARE);
 		return (0);
+	}
 	log_warnx("%s: sandbox %s: %s", __func__, rs->sb.id, err);
-	uid_free(&runnerd_conf->global, rs->sb.uid);
-	runnerd_grave_spare(rs);
+	spare_discard(rs);
 	p->failed = 1;
 	return (-1);
 }
@@ -240,6 +236,7 @@ spare_build(int fd, short event, void *arg)
 		close(netns);
 	log_debug("%s: sandbox %s built ahead for policy %s", __func__,
 	    rs->sb.id, pol->m.name);
+	rstate_set(rs, RS_SPARE_BUILDING);
 	event_set(&rs->ev_events, rs->sb.sock, EV_READ, spare_ready, rs);
 	event_add(&rs->ev_events, NULL);
 	rs->ev_events_set = 1;
@@ -296,10 +293,10 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 		rs = p->sb[--p->n];
 		/* Still building: the taker waits for it, not runnerd. */
 		if (spare_alive(rs)) {
-			if (rs->ev_events_set) {
+			if (rs->state == RS_SPARE_BUILDING) {
 				event_del(&rs->ev_events);
 				rs->ev_events_set = 0;
-				rs->building = 1;
+				rstate_set(rs, RS_BUILDING);
 			}
 			return (rs);
 		}
@@ -312,8 +309,8 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 
 /*
  * A new config, a stop: what was built for the old one goes, through
- * the graveyard.  Their uids are free at once, as a new config's uid
- * map has them anyway.  The pools keep their policies: a reload
+ * the graveyard; their uids stay taken until they are buried, in a new
+ * config's uid map too (runnerd_uid_hold).  The pools keep their policies: a reload
  * rebuilds for those the new config still has.
  */
 void
@@ -372,14 +369,4 @@ spare_conf(void)
 	if (spare_pool_find(CONF_DEFAULT_POLICY) == NULL)
 		(void)spare_pool_get(CONF_DEFAULT_POLICY);
 	spare_soon();
-}
-
-/* Its pid 1 is dead: the rest goes, a veth made for it too. */
-void
-spare_bury(struct rsandbox *rs)
-{
-	if (rs->spare_net)
-		net_spare_release(rs->sb.id);
-	cgretry_destroy(&rs->sb, 0);
-	free(rs);
 }
