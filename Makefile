@@ -66,6 +66,7 @@ $B/sandboxctl: $(patsubst %.c,$B/%.o,$(wildcard cmd/sandboxctl/*.c)) \
 
 # Tests that #include a program's sources rebuild when those change.
 $B/regress/runnerd/sandbox_test: $(wildcard cmd/runnerd/*.[ch])
+$B/regress/runnerd/state_test: $(wildcard cmd/runnerd/*.[ch])
 $B/regress/workspace/workspace_test: $(wildcard cmd/runnerd/workspace.[ch])
 $B/regress/netd/netd_test: $(wildcard cmd/netd/*.[ch])
 $B/regress/netd/dnsch_test: $(wildcard cmd/netd/*.[ch])

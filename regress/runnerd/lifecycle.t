@@ -3,7 +3,7 @@
 # labels and ps --label, pause and resume with the cgroup freezer.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 65
+plan 68
 
 setup_users
 write_sandbox_conf "uid-range $((600000 + ($$ % 500) * 1000)) 1000
@@ -194,4 +194,17 @@ nocg() { [ -z "$fz" ] || [ ! -d "$fz" ]; }
 check "its cgroup is gone ($fz)" wait_for 5 nocg
 check "and sandboxd serves on" contains "$(in_sbx "$n" 'echo alive')" alive
 ctl destroy "$n" >/dev/null
+# Every move of p's life went through runnerd's one state machine
+# (cmd/runnerd/state.c), which logs each at debug: this path, in order.
+moves() {
+	sed -n "s/.*sandbox $p: state \([a-z-]*\) -> \([a-z-]*\).*/\1>\2/p" \
+	    "$LOG" | tr '\n' ' '
+}
+path="live>freezing freezing>paused paused>live live>freezing freezing>paused paused>dying dying>"
+gone_moves() { moves | grep -q "[a-z-]*>gone $"; }
+wait_for 5 gone_moves
+check "the state machine logged its life: $(moves)" \
+    contains "$(moves)" "$path"
+check "and it ended gone" gone_moves
+check "no move was refused" sh -c "! grep -q 'is not a move of its lifecycle' '$LOG'"
 done_testing
