@@ -4,35 +4,41 @@
  * the only place its state changes; a move the table does not allow
  * is a bug in runnerd, and fatal.
  *
- *               NEW ------------------------------------------+
- *              /   \  (build begun)                           |
- *   (prebuild)/     \                               (create failed
- *            v       v                               before a build)
- *  SPARE_BUILDING -> BUILDING --(pid 1 reported)--+           |
- *     |  (taken)        |                         v           |
- *     | (pid 1          |              NET_WAIT (netd's       |
- *     |  reported)      |                 |      NET_READY)   |
- *     v                 |                 v                   |
- *   SPARE --(taken)-----+-----------> LIVE <--+ (resume,      |
- *     |                 |            / ^  |   |  thaw)        |
- *     |                 |     (pause)  |  |   |               |
- *     |                 |          v   |  |   |               |
- *     |                 |     FREEZING-+  |   |               |
- *     |                 |          |      |   |               |
- *     |                 |   (frozen)-> PAUSED-+               |
- *     |                 |                 |                   |
- *     +--- every state above: destroy, reaper (ttl, idle), ---+
- *     |    failed build, netd's refusal, stop, spare drop     |
- *     v                                                       |
- *   DYING   pid 1 killed, in the graveyard until its pidfd    |
- *     |     says it is dead                                   |
- *     |  (buried: sandbox_destroy; the unmounter forked?)     |
- *     +------> UNMOUNTING --(the unmounter is done)--+        |
- *     |                              (cgroup busy)   |        |
- *     +------> CGROUP_RETRY <------------------------+        |
- *     |          |  (cgretry.c removed it, or gave up)        |
- *     v          v                                            |
- *    GONE <---------------------------------------------------+
+ *   (prebuild: spare.c)      NEW  (a client's create or run: runnerd.c)
+ *          +----------------/   \-------------------+
+ *          v                                         v
+ *   SPARE_BUILDING ------------(taken)----------> BUILDING
+ *          |                                         |
+ *          | (pid 1 reported)                        | (pid 1 reported)
+ *          v                                         v
+ *        SPARE -----(taken, netd asked)------> NET_WAIT
+ *          |                                         | (netd's NET_READY)
+ *          +---------(taken, no network)----------+  v
+ *                                                 +-> LIVE <------------+
+ *                                    (pause: freezer)  |                 |
+ *                                                   FREEZING --(thawed)--+
+ *                                        (all stopped) |                 |
+ *                                                    PAUSED --(resume)---+
+ *
+ *   any of the above but NEW: a client's destroy, the end of a run, ttl,
+ *   idle, a client gone, a failed build, netd's refusal, runnerd's stop,
+ *   a spare dropped or found dead
+ *          |
+ *          v
+ *        DYING  (pid 1 killed; execs, copiers and network gone)
+ *          |  (pid 1's pidfd: buried, its uid free)
+ *          +--------------> UNMOUNTING  (the unmounter works)
+ *          |                    |
+ *          |                    | (done, the cgroup still busy)
+ *          +--------------> CGROUP_RETRY  (cgretry.c's timer)
+ *          |                    |
+ *          v                    v
+ *         GONE <----------------+------ NEW (a create that failed before
+ *                                            its build: nothing to kill)
+ *
+ * BUILDING goes straight to LIVE when netd answered first or there is
+ * no network, and UNMOUNTING straight to GONE when the unmounter found
+ * the cgroup empty.  The table below is the truth; state_test checks it.
  *
  * The one teardown (runnerd_teardown, runnerd.c) walks DYING to GONE
  * in one order for every way a sandbox ends; see the comment there.
