@@ -5,7 +5,7 @@
 # each, a twin copy through the same pipe that finishes normally.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-plan 14
+plan 16
 
 setup_users
 # One uid in the range and no spare: the next sandbox gets the same uid.
@@ -50,7 +50,9 @@ putpid=$!
 wait_for 10 started "$T/put.err"
 check "the put's copier runs as the sandbox's uid" wait_for 5 has_copier
 ctl destroy "$s" >/dev/null
-check "the put's copier is gone with its sandbox" wait_for 5 none_left
+# Killed and reaped before the destroy is answered, not some time after.
+is "$(copiers)" "" "the put's copier was gone when the destroy answered"
+check "nothing runs as the uid any more" wait_for 5 none_left
 wait $putpid
 check "its client hears why ($(cat "$T/put.out"))" \
     grep -q "destroyed" "$T/put.out"
@@ -63,7 +65,8 @@ getpid=$!
 wait_for 10 started "$T/get.err"
 check "the get's copier runs as the sandbox's uid" wait_for 5 has_copier
 ctl destroy "$s" >/dev/null
-check "the get's copier is gone with its sandbox" wait_for 5 none_left
+is "$(copiers)" "" "the get's copier was gone when the destroy answered"
+check "nothing runs as the uid any more" wait_for 5 none_left
 wait $getpid
 check "its client hears why ($(cat "$T/get.out"))" \
     grep -q "destroyed" "$T/get.out"
