@@ -310,8 +310,8 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 /*
  * A new config, a stop: what was built for the old one goes, through
  * the graveyard; their uids stay taken until they are buried, in a new
- * config's uid map too (runnerd_uid_hold).  The pools keep their policies: a reload
- * rebuilds for those the new config still has.
+ * config's uid map too (runnerd_uid_hold).  The pools keep their
+ * policies: a reload rebuilds for those the new config still has.
  */
 void
 spare_drop(void)
