@@ -179,8 +179,9 @@ files_reap(void)
  * The sandbox goes: its copiers are killed and reaped now, so that
  * nothing runs as its uid once the teardown frees it.  SIGKILL ends a
  * copier waiting on a client's pipe or socket at once; waitpid only
- * waits for the kernel to finish its exit.  A copier that finished
- * already has had its result read and answered.
+ * waits for the kernel to finish its exit.  One that had finished
+ * meanwhile has its result answered as usual; the others' clients
+ * hear that the sandbox went.
  */
 void
 files_kill(struct rsandbox *rs)
