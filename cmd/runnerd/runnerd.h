@@ -230,6 +230,12 @@ void	 spare_conf(void);
 void	 spare_bury(struct rsandbox *);
 void	 runnerd_grave_spare(struct rsandbox *);
 
+/* envcache.c: environments envd built that the next exec may have */
+int	 envcache_get(const char *, const char **, size_t *, uint32_t *);
+void	 envcache_put(const char *, uint64_t, const char *, size_t,
+	    uint32_t);
+void	 envcache_drop(void);
+
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
 	    const struct policy_msg *, int *, char *, size_t);
