@@ -81,8 +81,18 @@ env_check_ready(const struct env_ready *m, char *err, size_t len)
 {
 	if (sbx_check_id(m->id, sizeof(m->id)) == -1 ||
 	    memchr(m->msg, '\0', sizeof(m->msg)) == NULL ||
-	    m->envc > ENV_MAX_VARS)
+	    m->envc > ENV_MAX_VARS || (m->flags & ~ENV_READY_REUSABLE) != 0)
 		return (env_fail(err, len, "env ready"));
+	return (0);
+}
+
+int
+env_check_broker(const struct env_broker *m, char *err, size_t len)
+{
+	if (sbx_check_corr(m->corr, sizeof(m->corr)) == -1 ||
+	    sbx_check_id(m->id, sizeof(m->id)) == -1 ||
+	    memchr(m->policy, '\0', sizeof(m->policy)) == NULL)
+		return (env_fail(err, len, "env broker"));
 	return (0);
 }
 

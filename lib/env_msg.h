@@ -17,6 +17,7 @@ int	env_check_chunk(const struct env_chunk_hdr *, const char *, size_t,
 	    char *, size_t);
 int	env_check_health(const struct env_health *, char *, size_t);
 int	env_check_ready(const struct env_ready *, char *, size_t);
+int	env_check_broker(const struct env_broker *, char *, size_t);
 /* Point vars (ENV_MAX_VARS + 1) at the build request's strings. */
 void	env_build_unpack(struct env_build_req *, char **);
 

@@ -68,6 +68,7 @@ CHECKER(v_env_sandbox, struct env_sandbox, env_check_sandbox)
 CHECKER(v_env_build, struct env_build_req, env_check_build)
 CHECKER(v_env_abort, struct env_abort, env_check_abort)
 CHECKER(v_env_health, struct env_health, env_check_health)
+CHECKER(v_env_broker, struct env_broker, env_check_broker)
 CHECKER(v_net_id, struct net_id, net_check_id)
 CHECKER(v_net_ready, struct net_ready, net_check_ready)
 CHECKER(v_net_sync, struct net_sync, net_check_sync)
@@ -315,6 +316,7 @@ const struct msg_row msg_table[] = {
 { R(ENV_DOWN), MST, RUN, NONE, NEVER, NULL },
 { R(ENV_RESET), MST, ENV, NONE, NEVER, NULL },
 { R(ENV_HEALTH), ENV, MST, FIX(env_health), NEVER, v_env_health },
+{ R(ENV_BROKER), RUN, ENV, FIX(env_broker), MUST, v_env_broker },
 { R(NET_SETUP), RUN, NET, FIX(net_setup), MAY, v_net_setup },
 { R(NET_TEARDOWN), RUN, NET, FIX(net_id), NEVER, v_net_id },
 { R(NET_SYNC), RUN, NET, FIX(net_sync), NEVER, v_net_sync },

@@ -111,6 +111,8 @@ enum imsg_type {
 	IMSG_ENV_RESET,			/* runnerd gone: forget every sandbox */
 	/* envd -> master: a sandbox said it is alive (the watchdog) */
 	IMSG_ENV_HEALTH,		/* struct env_health */
+	/* runnerd -> envd: an exec's broker channel, its environment known */
+	IMSG_ENV_BROKER,		/* struct env_broker + channel fd */
 
 	/* runnerd -> netd, checked and relayed by the master */
 	IMSG_NET_SETUP = 400,		/* struct net_setup + fd, see there */
@@ -519,6 +521,21 @@ struct env_ready {
 	uint32_t	envc;
 	uint32_t	env_len;
 	char		msg[CTL_MSG_SIZE];
+	uint32_t	flags;		/* ENV_READY_* */
+	uint64_t	conf_gen;	/* envd's config generation */
+};
+/* Policy and config alone made it: no -e, no exposed secret, no skip. */
+#define ENV_READY_REUSABLE	0x1
+
+/*
+ * The broker channel of an exec whose environment runnerd had already
+ * (an earlier exec's, ENV_READY_REUSABLE, the same config generation).
+ */
+struct env_broker {
+	char		corr[CORR_ID_SIZE];
+	char		id[SBX_ID_SIZE];
+	char		policy[CONF_NAME_SIZE];
+	uint32_t	exec_id;
 };
 
 /*

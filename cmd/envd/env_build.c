@@ -73,6 +73,8 @@ struct ebuild {
 	struct evar_tree	 vars;
 	const char		*id;
 	uint32_t		 exec_id;
+	int			 reusable;	/* no -e, no exposed secret */
+	int			 skipped;	/* variables left out */
 };
 
 /* envd's environment as it was started, before anything could change it. */
@@ -137,6 +139,7 @@ env_skip(struct ebuild *b, int layer, const char *key, size_t keylen,
 	    VIS_DQ);
 	log_warnx("sandbox %s exec %u: %s variable \"%s\" skipped: %s", b->id,
 	    b->exec_id, layer_names[layer], vis, why);
+	b->skipped++;
 }
 
 static void
@@ -371,6 +374,9 @@ env_ready(struct ebuild *b, int error, const char *msg, uint32_t envc,
 	struct env_ready	 r;
 
 	memset(&r, 0, sizeof(r));
+	if (b->reusable && b->skipped == 0)
+		r.flags |= ENV_READY_REUSABLE;
+	r.conf_gen = envd_conf->global.generation;
 	strlcpy(r.id, b->id, sizeof(r.id));
 	r.exec_id = b->exec_id;
 	r.error = error;
@@ -403,6 +409,8 @@ env_build(struct esandbox *sb, struct env_build_req *req)
 	env_layer_system(&b);
 	env_layer_prefix(&b);
 	env_layer_policy(&b, sb->policy);
+	/* Policy and config alone: runnerd may give it to the next exec. */
+	b.reusable = req->envc == 0 && TAILQ_EMPTY(&sb->exposed);
 	env_layer_top(&b, sb, req);
 	env_budget(&b);
 	env_send(&b, &envc, &envlen);

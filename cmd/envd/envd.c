@@ -96,6 +96,7 @@ envd_dispatch_main(struct imsg *imsg)
 	const struct env_sandbox	*sm;
 	struct env_build_req		*breq;
 	const struct env_abort		*am;
+	const struct env_broker		*bm;
 	struct esandbox			*sb;
 
 	if (envd_conf == NULL)
@@ -114,6 +115,11 @@ envd_dispatch_main(struct imsg *imsg)
 		sb = envd_sandbox(breq->id, breq->policy, breq->corr);
 		env_build(sb, breq);
 		explicit_bzero(breq, sizeof(*breq));
+		break;
+	case IMSG_ENV_BROKER:
+		bm = IMSG_PAYLOAD(imsg, struct env_broker);
+		broker_conn_new(envd_sandbox(bm->id, bm->policy, bm->corr),
+		    imsg_get_fd(imsg), bm->exec_id);
 		break;
 	case IMSG_ENV_ABORT:
 		am = IMSG_PAYLOAD(imsg, struct env_abort);

@@ -804,13 +804,18 @@ exec_env_ready(const struct env_ready *r, int broker)
 	else if (r->envc != e->env->count || r->env_len != e->env->len)
 		exec_fail(e, EPROTO, "the environment from envd came "
 		    "incomplete");
-	else if (!runnerd_ready(e->rs)) {
-		/* It starts when pid 1 and netd are done. */
-		e->env->ready = 1;
-		e->env->broker = broker;
-		return;
-	} else
+	else {
+		if (r->flags & ENV_READY_REUSABLE)
+			envcache_put(e->rs->sb.policy.name, r->conf_gen,
+			    e->env->buf, e->env->len, e->env->count);
+		if (!runnerd_ready(e->rs)) {
+			/* It starts when pid 1 and netd are done. */
+			e->env->ready = 1;
+			e->env->broker = broker;
+			return;
+		}
 		exec_launch(e, broker);
+	}
 	if (broker != -1)
 		close(broker);
 }
@@ -860,6 +865,7 @@ exec_env_down(void)
 	struct rsandbox	*rs, *next;
 	struct rexec	*e, *enext;
 
+	envcache_drop();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		TAILQ_FOREACH_SAFE(e, &rs->execs, entry, enext)
 			if (e->env != NULL) {
@@ -899,6 +905,77 @@ exec_env_request(struct rexec *e, const char *policy)
 	free(m);
 	evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
 	evtimer_add(&e->env->ev_wait, &tv);
+}
+
+/* A cached exec whose sandbox was ready already: it starts now. */
+static void
+exec_env_cached_go(int fd, short event, void *arg)
+{
+	struct rexec	*e = arg;
+	struct timeval	 tv = { EXEC_ENV_WAIT_MS / 1000,
+			    (EXEC_ENV_WAIT_MS % 1000) * 1000 };
+	int		 broker;
+
+	if (runnerd_find(e->rs->sb.id) != e->rs || !runnerd_ready(e->rs)) {
+		/* exec_sandbox_ready starts it when the sandbox is. */
+		evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
+		evtimer_add(&e->env->ev_wait, &tv);
+		return;
+	}
+	broker = e->env->broker;
+	e->env->broker = -1;
+	exec_launch(e, broker);
+	if (broker != -1)
+		close(broker);
+}
+
+/*
+ * The first exec of a sandbox, without -e, has the environment envd
+ * built last for its policy when the cache has one (envcache.c): no
+ * secret can have been exposed in a sandbox where nothing ran yet.
+ * envd still gets the exec's broker channel, a new one.  -1: ask envd.
+ */
+static int
+exec_env_cached(struct rexec *e, const char *policy)
+{
+	struct env_broker	 m;
+	struct timeval		 tv = { EXEC_ENV_WAIT_MS / 1000,
+				    (EXEC_ENV_WAIT_MS % 1000) * 1000 };
+	const char		*buf;
+	size_t			 len;
+	uint32_t		 count;
+	int			 sp[2];
+
+	if (e->id != 1 || e->env->req->envc != 0 ||
+	    envcache_get(policy, &buf, &len, &count) == -1)
+		return (-1);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		log_warn("%s: sandbox %s: socketpair", __func__, e->rs->sb.id);
+		return (-1);
+	}
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.corr, e->corr, sizeof(m.corr));
+	strlcpy(m.id, e->rs->sb.id, sizeof(m.id));
+	strlcpy(m.policy, policy, sizeof(m.policy));
+	m.exec_id = e->id;
+	runnerd_env_send(IMSG_ENV_BROKER, sp[0], &m, sizeof(m));
+	log_debug("%s: sandbox %s exec %u: the environment of policy %s "
+	    "from the cache", __func__, e->rs->sb.id, e->id, policy);
+	if ((e->env->buf = malloc(len)) == NULL)
+		fatal("%s", __func__);
+	memcpy(e->env->buf, buf, len);
+	e->env->len = len;
+	e->env->count = count;
+	e->env->ready = 1;
+	e->env->broker = sp[1];
+	/* A run's sandbox is not in the tree yet: runnerd_make starts it. */
+	if (runnerd_find(e->rs->sb.id) == e->rs && runnerd_ready(e->rs)) {
+		tv.tv_sec = tv.tv_usec = 0;
+		evtimer_set(&e->env->ev_wait, exec_env_cached_go, e);
+	} else
+		evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
+	evtimer_add(&e->env->ev_wait, &tv);
+	return (0);
 }
 
 /*
@@ -942,7 +1019,8 @@ exec_start(struct rsandbox *rs, struct sbx_exec_req *req, uint32_t peerid)
 	e->detached = e->group_only = (req->flags & SBX_EXEC_DETACH) != 0;
 	TAILQ_INSERT_TAIL(&rs->execs, e, entry);
 	execrec_new(e, req);
-	exec_env_request(e, rs->sb.policy.name);
+	if (exec_env_cached(e, rs->sb.policy.name) == -1)
+		exec_env_request(e, rs->sb.policy.name);
 	return (0);
 }
 

@@ -254,6 +254,12 @@ void	 spare_drop_net(void);
 size_t	 spare_net_count(void);
 void	 spare_conf(void);
 
+/* envcache.c: environments envd built that the next exec may have */
+int	 envcache_get(const char *, const char **, size_t *, uint32_t *);
+void	 envcache_put(const char *, uint64_t, const char *, size_t,
+	    uint32_t);
+void	 envcache_drop(void);
+
 /* net.c: runnerd's side of netd */
 int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
 	    const struct policy_msg *, int *, char *, size_t);
