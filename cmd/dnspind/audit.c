@@ -27,8 +27,7 @@
 
 static char		 abuf[AUDIT_BUF];
 static size_t		 alen;
-static struct event	 ev_aflush;
-static int		 aflush_set, aflush_armed;
+static struct turnend	 aflush = TURNEND_INITIALIZER(audit_flush);
 
 struct audit_buf {
 	char	 s[AUDIT_LINE_MAX];
@@ -135,13 +134,6 @@ audit_flush(void)
 	alen = 0;
 }
 
-static void
-audit_flush_turn(int fd, short event, void *arg)
-{
-	aflush_armed = 0;
-	audit_flush();
-}
-
 void
 audit_log(const char *event, const char *sandbox, const char *name,
     const char *detail)
@@ -157,12 +149,5 @@ audit_log(const char *event, const char *sandbox, const char *name,
 		audit_flush();
 	n = snprintf(abuf + alen, sizeof(abuf) - alen, "audit %s\n", line);
 	alen += n;
-	if (aflush_armed)
-		return;
-	if (!aflush_set) {
-		event_set(&ev_aflush, -1, 0, audit_flush_turn, NULL);
-		aflush_set = 1;
-	}
-	event_active(&ev_aflush, EV_TIMEOUT, 1);
-	aflush_armed = 1;
+	turnend_arm(&aflush);
 }

@@ -74,6 +74,16 @@ void		 cache_drop(const char *);
 void		 cache_flush(void);
 size_t		 cache_size(void);
 
+/* turnend.c: a function run once at the end of this turn of the loop */
+struct turnend {
+	struct event	 ev;
+	void		(*fn)(void);
+	int		 set;
+	int		 armed;
+};
+#define TURNEND_INITIALIZER(f)	{ .fn = (f) }
+void		 turnend_arm(struct turnend *);
+
 /* audit.c: one JSON audit line per refusal and per pin */
 ssize_t		 audit_format(char *, size_t, const char *, const char *,
 		    const char *, const char *);

@@ -92,8 +92,8 @@ static uint8_t			 pktbufs[RESOLVE_READS][RESOLVE_PKT];
 static struct timeval		 pin_wait = { 2, 0 };
 /* The pins of the answers of this turn of the loop, not yet sent. */
 static struct dns_pin_req	 batch;
-static struct event		 ev_flush;
-static int			 flush_set, flush_armed;
+static void			 pin_flush(void);
+static struct turnend		 pinflush = TURNEND_INITIALIZER(pin_flush);
 static size_t			 nunsent;	/* queries with unsent set */
 
 static void	resolve_upstream(struct query *);
@@ -246,9 +246,8 @@ pin_unsent(void)
  * pins by then, and none waits for a timer.
  */
 static void
-pin_flush(int fd, short event, void *arg)
+pin_flush(void)
 {
-	flush_armed = 0;
 	pin_send();
 	pin_unsent();
 }
@@ -308,14 +307,7 @@ pin_queue(struct query *qr, const struct dns_pin *p)
 		a--;
 	batch.pins[batch.count] = *p;
 	batch.pins[batch.count++].answer = a;
-	if (flush_armed)
-		return;
-	if (!flush_set) {
-		event_set(&ev_flush, -1, 0, pin_flush, NULL);
-		flush_set = 1;
-	}
-	event_active(&ev_flush, EV_TIMEOUT, 1);
-	flush_armed = 1;
+	turnend_arm(&pinflush);
 }
 
 static void

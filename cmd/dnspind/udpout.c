@@ -24,8 +24,7 @@ static struct sockaddr_storage	 tos[UDPOUT_MAX];
 static uint8_t			 bufs[UDPOUT_MAX][UDPOUT_LEN];
 static size_t			 nout;
 static int			 outfd = -1;
-static struct event		 ev_oflush;
-static int			 oflush_set, oflush_armed;
+static struct turnend		 oflush = TURNEND_INITIALIZER(udpout_flush);
 
 void
 udpout_flush(void)
@@ -49,13 +48,6 @@ udpout_flush(void)
 		sent += r;
 	}
 	nout = 0;
-}
-
-static void
-udpout_flush_turn(int fd, short event, void *arg)
-{
-	oflush_armed = 0;
-	udpout_flush();
 }
 
 void
@@ -84,12 +76,5 @@ udpout_send(int fd, const struct sockaddr_storage *to, socklen_t tolen,
 	m->msg_hdr.msg_namelen = tolen;
 	m->msg_hdr.msg_iov = &iovs[nout - 1];
 	m->msg_hdr.msg_iovlen = 1;
-	if (oflush_armed)
-		return;
-	if (!oflush_set) {
-		event_set(&ev_oflush, -1, 0, udpout_flush_turn, NULL);
-		oflush_set = 1;
-	}
-	event_active(&ev_oflush, EV_TIMEOUT, 1);
-	oflush_armed = 1;
+	turnend_arm(&oflush);
 }

@@ -298,6 +298,18 @@ m_addr(struct dp_rule *rb, int af, int dst, uint32_t dreg)
 		    dreg);
 }
 
+/* ip|ip6 saddr|daddr & mask == net */
+static void
+m_prefix(struct dp_rule *rb, int af, int dst, const uint8_t *net,
+    const uint8_t *mask)
+{
+	uint32_t	 alen = af == AF_INET ? 4 : 16;
+
+	m_addr(rb, af, dst, R04);
+	x_bitwise(rb, R04, mask, alen);
+	x_cmp(rb, R04, NFT_CMP_EQ, net, alen);
+}
+
 /* ifname @set: the interface name alone as the key */
 static void
 m_member(struct dp_rule *rb, uint32_t ifkey, int set)
@@ -438,9 +450,7 @@ r_subnet(struct dp_rule *rb, const char *chain, int dst)
 		dp_subnet(&rb->dp->p, af, net, mask);
 		dpr_begin(rb, chain);
 		m_nfproto(rb, af);
-		m_addr(rb, af, dst, R04);
-		x_bitwise(rb, R04, mask, af == AF_INET ? 4 : 16);
-		x_cmp(rb, R04, NFT_CMP_EQ, net, af == AF_INET ? 4 : 16);
+		m_prefix(rb, af, dst, net, mask);
 		x_meta(rb, dst ? NFT_META_OIFNAME : NFT_META_IIFNAME, R00);
 		x_cmp(rb, R00, NFT_CMP_NEQ, prefix, strlen(prefix));
 		/* The host's own gateway addresses, in output. */
@@ -531,9 +541,7 @@ r_private(struct dp_rule *rb, const char *chain, int af)
 			continue;
 		dp_mask(af, ar->len, mask);
 		dpr_begin(rb, chain);
-		m_addr(rb, af, 1, R04);
-		x_bitwise(rb, R04, mask, af == AF_INET ? 4 : 16);
-		x_cmp(rb, R04, NFT_CMP_EQ, ar->net, af == AF_INET ? 4 : 16);
+		m_prefix(rb, af, 1, ar->net, mask);
 		x_verdict(rb, NF_DROP, NULL);
 		dpr_end(rb);
 	}
@@ -570,15 +578,15 @@ r_egress_family(struct dp_rule *rb, int af)
 static void
 r_egress(struct dp_rule *rb)
 {
+	int	 af;
+
 	r_head(rb, "egress", NFT_META_IIFNAME, 0);
-	dpr_begin(rb, "egress");
-	m_nfproto(rb, AF_INET);
-	x_verdict(rb, NFT_GOTO, "egress4");
-	dpr_end(rb);
-	dpr_begin(rb, "egress");
-	m_nfproto(rb, AF_INET6);
-	x_verdict(rb, NFT_GOTO, "egress6");
-	dpr_end(rb);
+	for (af = AF_INET; af <= AF_INET6; af += AF_INET6 - AF_INET) {
+		dpr_begin(rb, "egress");
+		m_nfproto(rb, af);
+		x_verdict(rb, NFT_GOTO, af == AF_INET ? "egress4" : "egress6");
+		dpr_end(rb);
+	}
 	r_verdict(rb, "egress", NF_DROP, NULL);
 	r_egress_family(rb, AF_INET);
 	r_egress_family(rb, AF_INET6);
@@ -648,9 +656,7 @@ r_masquerade(struct dp_rule *rb)
 		x_meta(rb, NFT_META_OIFNAME, R00);
 		x_cmp(rb, R00, NFT_CMP_EQ, ifname, strlen(ifname) + 1);
 		m_nfproto(rb, af);
-		m_addr(rb, af, 0, R04);
-		x_bitwise(rb, R04, mask, af == AF_INET ? 4 : 16);
-		x_cmp(rb, R04, NFT_CMP_EQ, net, af == AF_INET ? 4 : 16);
+		m_prefix(rb, af, 0, net, mask);
 		x_simple(rb, "masq");
 		dpr_end(rb);
 	}

@@ -10,11 +10,17 @@
 # writes as $BENCH_JSON (build/bench.json), one flat object of numbers.
 # The exit status is 1 if a driver failed or a figure is missing, not
 # for a missed target.  BENCH_SMOKE=1: tiny N, a few seconds each
-# (regress/bench/smoke.t); BENCH_ONLY="life dns": those drivers alone.
+# (regress/bench/smoke.t); BENCH_ONLY="life dns" (or "life,dns"): those
+# drivers alone.
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/${SANDBOXD_BUILD:-build}"
 BENCH_JSON=${BENCH_JSON:-$B/bench.json}
-DRIVERS=${BENCH_ONLY:-start life netd dns failclosed}
+DRIVERS=$(echo "${BENCH_ONLY:-start life netd dns failclosed}" | tr ',' ' ')
+for d in $DRIVERS; do
+	[ -f "$ROOT/regress/bench/${d}_bench.sh" ] ||
+	    { echo "bench: no driver $d (regress/bench/${d}_bench.sh)" >&2
+	      exit 1; }
+done
 BENCH_KV=$(mktemp /tmp/sbxbench.XXXXXX) || exit 1
 export BENCH_KV
 trap 'rm -f "$BENCH_KV"' EXIT

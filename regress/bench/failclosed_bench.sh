@@ -35,7 +35,11 @@ write_conf "
 policy \"port\" {
 	network { allow $PUB1 port 80 }
 }"
+# dtopo_up says what it waited for if it fails.
+t0=$(date +%s.%N)
 dtopo_up || { echo "failclosed_bench: the suite did not start" >&2; exit 1; }
+echo "# the topology and the suite up in $(echo "$(date +%s.%N) $t0" |
+    awk '{ printf "%.1f", $1 - $2 }') s"
 ip netns exec $P nft -f - <<NFT || exit 1
 table inet count {
 	chain input {

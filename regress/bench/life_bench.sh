@@ -13,5 +13,5 @@ write_conf ''
 suite_start || { echo "life_bench: the suite did not start" >&2; exit 1; }
 python3 "$ROOT/regress/bench/life_bench.py" "$SANDBOXCTL" "$SOCK" "$SBX_PID"
 rc=$?
-suite_stop || rc=1
+suite_stop 120 || { echo "life_bench: the suite did not stop in 120 s" >&2; rc=1; }
 exit $rc

@@ -12,7 +12,7 @@ need_root
 # check() sets $d: the loop's variable is drv.
 DRIVERS="start life netd dns failclosed"
 JSON="$ROOT/regress/bench/bench_json.py"
-plan 12
+plan 17
 
 missing=
 for p in bwrap crun dnsmasq dnsperf; do
@@ -20,14 +20,25 @@ for p in bwrap crun dnsmasq dnsperf; do
 done
 [ -z "$missing" ] || diag "missing:$missing (make deps installs them)"
 
+# left PID: the network namespaces a driver of that pid made (each
+# named sbx...PID) that are still there.
+left() { ip netns list | awk -v p="$1" '$1 ~ "^sbx[a-z]*" p "$" { print $1 }'; }
+
+# In bench.sh's order: each one starts right after the one before has
+# gone, as in make bench, so a driver that leaves something behind that
+# keeps the next from starting its suite fails here too.
 for drv in $DRIVERS; do
 	t0=$(date +%s)
 	BENCH_SMOKE=1 BENCH_KV="$T/$drv.kv" \
-	    sh "$ROOT/regress/bench/${drv}_bench.sh" > "$T/$drv.out" 2>&1
+	    sh "$ROOT/regress/bench/${drv}_bench.sh" > "$T/$drv.out" 2>&1 &
+	pid=$!
+	wait $pid
 	rc=$?
 	diag "${drv}_bench.sh: exit $rc in $(($(date +%s) - t0)) s"
 	[ $rc = 0 ] || tail -n 20 "$T/$drv.out" | sed 's/^/# /'
 	check "${drv}_bench.sh runs in smoke mode" test $rc = 0
+	is "$(left $pid | tr '\n' ' ')" "" \
+	    "${drv}_bench.sh leaves none of its namespaces behind"
 	if python3 "$JSON" -d "$drv" "$T/$drv.kv" "$T/$drv.json" \
 	    2> "$T/$drv.err"; then
 		ok "${drv}_bench.sh gives each of its figures, as a number"

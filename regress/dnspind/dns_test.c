@@ -8,6 +8,7 @@
 #include "../../cmd/dnspind/dns_answer.c"
 #include "../../cmd/dnspind/dns_name.c"
 #include "../../cmd/dnspind/audit.c"
+#include "../../cmd/dnspind/turnend.c"
 
 #include <arpa/inet.h>
 #include <jansson.h>

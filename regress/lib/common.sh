@@ -102,11 +102,18 @@ suite_start() {
 
 # suite_run [sandboxd flags]: the suite in $NS, made already.  With
 # SBX_WITHOUT=FEATURE[,FEATURE] (the *_nodestroy.t tests), sandboxd -x.
+# It waits SUITE_WAIT seconds (30: a machine still tearing down another
+# run's thousands of sandboxes is slow) for all_ready, and says on
+# standard error what it waited for if it fails.
 suite_run() {
+	_t0=$(date +%s.%N)
 	ip netns exec "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" \
 	    -s "$SOCK" ${SBX_WITHOUT:+-x "$SBX_WITHOUT"} "$@" >>"$LOG" 2>&1 &
 	SBX_PID=$!
-	wait_for 10 all_ready || return 1
+	if ! wait_for "${SUITE_WAIT:-30}" all_ready; then
+		suite_why "$_t0"
+		return 1
+	fi
 	case ",$SBX_WITHOUT," in
 	*,nft-destroy,*) wait_for 5 grep -q \
 	    "deletions by NFT_MSG_DEL of what exists" "$LOG" ;;
@@ -135,12 +142,34 @@ os.execve(sys.argv[2], sys.argv[2:], env)' "$_env" "$(command -v ip)" netns exec
 	    "$NS" "$SANDBOXD" -d -v -f "$T/sandboxd.conf" -s "$SOCK" "$@" \
 	    >>"$LOG" 2>&1 &
 	SBX_PID=$!
-	wait_for 10 all_ready
+	_t0=$(date +%s.%N)
+	wait_for "${SUITE_WAIT:-30}" all_ready || { suite_why "$_t0"; return 1; }
 }
 
+# suite_why T0: why suite_run gave up, on standard error: how long it
+# waited, whether sandboxd still runs, what sandboxctl status says of
+# each child, the end of the daemon log.
+suite_why() {
+	{
+	echo "suite_run: the suite in netns $NS was not ready after" \
+	    "$(echo "$(date +%s.%N) $1" | awk '{ printf "%.1f", $1 - $2 }') s" \
+	    "(waited for every child running, the config acknowledged)"
+	if kill -0 "$SBX_PID" 2>/dev/null; then
+		echo "suite_run: sandboxd $SBX_PID runs; status:"
+		ctl -j status 2>&1 | grep -e proc.status -e rror | head -n 10
+	else
+		echo "suite_run: sandboxd $SBX_PID is gone"
+	fi
+	echo "suite_run: the end of $LOG:"
+	tail -n 15 "$LOG"
+	} | sed 's/^/# /' >&2
+}
+
+# suite_stop [SECONDS]: SIGTERM, and gone within SECONDS (5); a suite
+# with thousands of sandboxes takes longer to take them down.
 suite_stop() {
 	kill -TERM "$SBX_PID" 2>/dev/null
-	_t=100
+	_t=$(( ${1:-5} * 20 ))
 	while kill -0 "$SBX_PID" 2>/dev/null && [ $_t -gt 0 ]; do
 		sleep 0.05; _t=$((_t - 1))
 	done

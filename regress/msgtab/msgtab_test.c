@@ -183,11 +183,21 @@ t_check(void)
 int
 main(int argc, char *argv[])
 {
-	size_t	 i;
+	size_t		 i;
+	unsigned int	 bit;
 
 	if (argc > 1 && strcmp(argv[1], "-n") == 0) {
 		for (i = 0; i < msg_table_len; i++)
 			printf("%s\n", msg_table[i].name);
+		return (0);
+	}
+	/* Each row's senders, "NAME PROGRAM" a line, for msgtab.t. */
+	if (argc > 1 && strcmp(argv[1], "-s") == 0) {
+		for (i = 0; i < msg_table_len; i++)
+			for (bit = MSG_CTL; bit <= MSG_DNSPIND; bit <<= 1)
+				if (msg_table[i].from & bit)
+					printf("%s %s\n", msg_table[i].name,
+					    msg_prog_name(bit));
 		return (0);
 	}
 	t_table();

@@ -7,7 +7,9 @@ H=$NS
 # dtopo_up [sandboxd flags]: the namespaces, servers, then the suite on
 # the config write_conf made.
 dtopo_up() {
-	topo_up && suite_run "$@"
+	topo_up || { echo "# dtopo_up: the topology did not come up" >&2
+	    return 1; }
+	suite_run "$@"
 }
 
 # sprobe KEY POLICY|-x ID [probe.py options] SPEC...: probe.py from

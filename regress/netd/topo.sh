@@ -86,19 +86,28 @@ topo_up() {
 	in_ns "$H" sysctl -qw net.ipv4.ip_forward=1 \
 	    net.ipv6.conf.all.forwarding=1 net.ipv4.conf.all.rp_filter=0 \
 	    net.ipv4.conf.default.rp_filter=0
-	servers "$P" peer 80 81 82 83 443
-	servers "$H" host 22 53 80
+	servers "$P" peer 80 81 82 83 443 && servers "$H" host 22 53 80 ||
+	    return 1
 	# Neighbour discovery on the topology's own link takes a second
 	# the first time: do it now, not in the first probe.
-	in_ns "$H" python3 "$D/probe.py" -t 3 "tcp $PUB6A 80" "tcp $PUB1 80" |
-	    grep -c ' ok$' | grep -q 2
+	in_ns "$H" python3 "$D/probe.py" -t 3 "tcp $PUB6A 80" "tcp $PUB1 80" \
+	    > "$T/topo.probe" 2>&1
+	[ "$(grep -c ' ok$' "$T/topo.probe")" = 2 ] || {
+		echo "# topo_up: the peer's servers do not answer the host:" >&2
+		sed 's/^/# /' "$T/topo.probe" >&2
+		return 1
+	}
 }
 
-# servers NETNS NAME PORT...: servers.py there, until the netns goes.
+# servers NETNS NAME PORT...: servers.py there, until the netns goes;
+# it says on standard error if they are not ready in 10 s.
 servers() {
 	(in_ns "$1" python3 "$D/servers.py" $3 $4 $5 $6 $7 $8 > "$T/$2.srv" \
 	    2>&1 &)
-	wait_for 5 grep -q ready "$T/$2.srv"
+	wait_for 10 grep -q ready "$T/$2.srv" && return 0
+	echo "# servers: $2's servers in netns $1 not ready in 10 s:" >&2
+	sed 's/^/# /' "$T/$2.srv" >&2
+	return 1
 }
 
 # netd_start [subnet=... uplink=...]: the library, serving in the host.
