@@ -226,6 +226,18 @@ v_env_ready(const void *d, size_t n, int fd, char *err, size_t len)
 	return (-1);
 }
 
+/* One child, named as a bit; the receiver checks it is a channel of its. */
+static int
+v_peer_channel(const void *d, size_t n, int fd, char *err, size_t len)
+{
+	uint32_t	 p = ((const struct peer_channel *)d)->peer;
+
+	if ((p & MSG_CHILDREN) != 0 && (p & (p - 1)) == 0)
+		return (0);
+	snprintf(err, len, "peer %#x is not one child", p);
+	return (-1);
+}
+
 #define R(t)		IMSG_##t, #t
 #define FIX(s)		sizeof(struct s), sizeof(struct s)
 #define UPTO(s, n)	sizeof(struct s), sizeof(struct s) + (n)
@@ -310,10 +322,7 @@ const struct msg_row msg_table[] = {
 { R(ENV_BUILD), RUN, ENV, FIX(env_build_req), NEVER, v_env_build },
 { R(ENV_ABORT), RUN, ENV, FIX(env_abort), NEVER, v_env_abort },
 { R(ENV_CHUNK), ENV, RUN, UPTO(env_chunk_hdr, ENV_CHUNK_MAX), NEVER, v_env_chunk },
-{ R(ENV_READY), MST|ENV, RUN, FIX(env_ready), MAY, v_env_ready },
-{ R(ENV_UP), MST, RUN, NONE, NEVER, NULL },
-{ R(ENV_DOWN), MST, RUN, NONE, NEVER, NULL },
-{ R(ENV_RESET), MST, ENV, NONE, NEVER, NULL },
+{ R(ENV_READY), ENV, RUN, FIX(env_ready), MAY, v_env_ready },
 { R(ENV_HEALTH), ENV, MST, FIX(env_health), NEVER, v_env_health },
 { R(NET_SETUP), RUN, NET, FIX(net_setup), MAY, v_net_setup },
 { R(NET_TEARDOWN), RUN, NET, FIX(net_id), NEVER, v_net_id },
@@ -333,6 +342,8 @@ const struct msg_row msg_table[] = {
 { R(DNS_PIN), DNS, NET, FIX(dns_pin_req), NEVER, v_dns_pin_req },
 { R(DNS_PINNED), NET, DNS, FIX(dns_pin_ack), NEVER, v_dns_pin_ack },
 { R(DNS_CHANNEL), MST, NET|DNS, NONE, MUST, NULL },
+{ R(PEER_CHANNEL), MST, KIDS, FIX(peer_channel), MUST, v_peer_channel },
+{ R(PEER_DROPPED), KIDS, MST, FIX(peer_channel), NEVER, v_peer_channel },
 };
 const size_t	msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 
@@ -399,16 +410,53 @@ msg_prog_of(enum proc_id id)
 	fatalx("%s: no program %d", __func__, (int)id);
 }
 
-/* The channels of the drawing above. */
-static int
+/*
+ * The channels between two children, each a socketpair the master makes
+ * when both run and hands one end to each (IMSG_PEER_CHANNEL, or
+ * IMSG_DNS_CHANNEL for the pin channel).  A row whose sender and
+ * receiver are the two ends of one travels on it; every other row
+ * travels on a channel to or from the master.
+ */
+static const unsigned int	 msg_direct[] = {
+	MSG_NETD | MSG_DNSPIND,		/* cmd/netd/dnsch.c */
+	MSG_RUNNERD | MSG_ENVD,		/* lib/peerch.c from here on */
+};
+
+int
 msg_channel(unsigned int a, unsigned int b)
 {
 	unsigned int	 ab = a | b;
+	size_t		 i;
 
 	if (a == b)
 		return (0);
-	return ((ab & MSG_MASTER) != 0 ||
-	    ab == (MSG_NETD | MSG_DNSPIND));
+	if ((ab & MSG_MASTER) != 0)
+		return (1);
+	for (i = 0; i < sizeof(msg_direct) / sizeof(msg_direct[0]); i++)
+		if (ab == msg_direct[i])
+			return (1);
+	return (0);
+}
+
+/* Whether two children have a channel made by lib/peerch.c. */
+int
+msg_peer_channel(unsigned int a, unsigned int b)
+{
+	return ((a & MSG_CHILDREN) && (b & MSG_CHILDREN) &&
+	    (a | b) != (MSG_NETD | MSG_DNSPIND) && msg_channel(a, b));
+}
+
+/* Whether self may take fds from peer on their channel. */
+int
+msg_fds_from(enum msg_prog self, enum msg_prog peer)
+{
+	size_t	 i;
+
+	for (i = 0; i < msg_table_len; i++)
+		if ((msg_table[i].from & peer) && (msg_table[i].to & self) &&
+		    msg_table[i].fd != MSG_FD_NEVER)
+			return (1);
+	return (0);
 }
 
 /* Some receiver of the row that prog has no channel to. */

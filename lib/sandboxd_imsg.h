@@ -96,7 +96,7 @@ enum imsg_type {
 	/* child -> master, at once */
 	IMSG_PROC_PONG,			/* struct proc_pong */
 
-	/* runnerd -> envd, checked and relayed by the master */
+	/* runnerd -> envd, on their channel (lib/peerch.c) */
 	IMSG_ENV_SANDBOX = 350,		/* struct env_sandbox + listening fd */
 	IMSG_ENV_SANDBOX_GONE,		/* struct env_sandbox */
 	IMSG_ENV_BUILD,			/* struct env_build_req */
@@ -104,11 +104,6 @@ enum imsg_type {
 	/* envd -> runnerd, the same way */
 	IMSG_ENV_CHUNK,			/* struct env_chunk_hdr + strings */
 	IMSG_ENV_READY,			/* struct env_ready + channel fd */
-	/* master -> runnerd, no payload */
-	IMSG_ENV_UP,			/* envd (re)started: announce all */
-	IMSG_ENV_DOWN,			/* envd gone: pending builds fail */
-	/* master -> envd, no payload */
-	IMSG_ENV_RESET,			/* runnerd gone: forget every sandbox */
 	/* envd -> master: a sandbox said it is alive (the watchdog) */
 	IMSG_ENV_HEALTH,		/* struct env_health */
 
@@ -143,7 +138,15 @@ enum imsg_type {
 	 * master -> netd and dnspind, no payload: one end each of a new
 	 * socketpair, their channel, made when both are running (again)
 	 */
-	IMSG_DNS_CHANNEL
+	IMSG_DNS_CHANNEL,
+
+	/*
+	 * master -> child: one end of a new socketpair to another child
+	 * (lib/peerch.c), made whenever both run (again)
+	 */
+	IMSG_PEER_CHANNEL = 500,	/* struct peer_channel + its end */
+	/* child -> master: it closed its channel to a peer that broke it */
+	IMSG_PEER_DROPPED		/* struct peer_channel */
 };
 
 #define CTL_MSG_SIZE		256
@@ -707,6 +710,12 @@ struct reconf_done {
 /* The master's liveness check of a child (cmd/sandboxd/watchdog.c). */
 struct proc_ping {
 	uint64_t	seq;
+};
+
+/* A direct channel's other end: an enum msg_prog bit (lib/msgtab.h). */
+struct peer_channel {
+	uint32_t	peer;
+	uint32_t	pad;
 };
 
 struct proc_pong {

@@ -161,11 +161,7 @@ child_exited(struct child *c, int status)
 	if (c->id == PROC_RUNNERD) {
 		services_runnerd_gone();
 		control_runnerd_gone();
-		/* Its sandboxes died with it: envd forgets them. */
-		children_send(PROC_ENVD, IMSG_ENV_RESET, -1, NULL, 0);
 	}
-	if (c->id == PROC_ENVD)
-		children_send(PROC_RUNNERD, IMSG_ENV_DOWN, -1, NULL, 0);
 	if (c->id == PROC_NETD)
 		children_send(PROC_RUNNERD, IMSG_NET_DOWN, -1, NULL, 0);
 	if (sbx->shutting_down)
@@ -201,6 +197,17 @@ child_misbehaved(struct child *c, const char *why)
 	child_close_channel(c);
 	if (c->pid > 0)
 		kill(c->pid, SIGKILL);
+}
+
+/* peer closed its channel to id for a message that broke the table. */
+void
+children_peer_misbehaved(enum proc_id id, enum msg_prog peer)
+{
+	char	 why[64];
+
+	snprintf(why, sizeof(why), "a bad message to %s",
+	    msg_prog_name(peer));
+	child_misbehaved(&sbx->children[id], why);
 }
 
 /* To a running child; the fd is closed whatever happens. */
@@ -297,8 +304,6 @@ child_relay(const struct msg_row *r, enum msg_prog from, struct imsg *imsg)
 	}
 	if (to == MSG_NETD)
 		return (relay_net(imsg));
-	if (to == MSG_ENVD)
-		return (relay_env(imsg));
 	(void)children_send_peer(child_of(to), r->type, peerid,
 	    imsg_get_fd(imsg), imsg->data, imsg_get_len(imsg));
 	return (0);
@@ -328,9 +333,6 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	case IMSG_PROC_READY:
 		c->state = PROC_STATE_RUNNING;
 		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
-		/* runnerd tells a new envd of every sandbox it has. */
-		if (c->id == PROC_ENVD)
-			children_send(PROC_RUNNERD, IMSG_ENV_UP, -1, NULL, 0);
 		/*
 		 * With both netd and runnerd there, runnerd tells netd
 		 * which sandboxes are live; netd removes the rest.
@@ -341,9 +343,8 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		/* A new dnspind: its sockets, then every sandbox. */
 		if (c->id == PROC_DNSPIND)
 			resolver_send();
-		/* A new netd or dnspind: their channel, made again. */
-		if (c->id == PROC_NETD || c->id == PROC_DNSPIND)
-			relay_dns_channel();
+		/* Its channels to the others, made again: they resync. */
+		channels_make(c->id);
 		if ((c->id == PROC_DNSPIND &&
 		    children_running(PROC_RUNNERD)) ||
 		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))
@@ -366,7 +367,11 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		relay_net_hostfw(imsg);
 		break;
 	case IMSG_ENV_HEALTH:
-		relay_env_health(imsg);
+		/* A sandbox said it is alive: for the watchdog. */
+		services_health(IMSG_PAYLOAD(imsg, struct env_health)->id);
+		break;
+	case IMSG_PEER_DROPPED:
+		channels_dropped(c->id, imsg);
 		break;
 	default:
 		log_warnx("%s: %s from %s: no handler", __func__, r->name,

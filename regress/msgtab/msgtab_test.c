@@ -113,6 +113,7 @@ t_check(void)
 	struct env_ready	 er;
 	struct dns_pin_req	*pin;
 	struct ctl_result	 res;
+	struct peer_channel	 pc;
 	int			 fds[2];
 
 	if (pipe(fds) == -1)
@@ -136,14 +137,46 @@ t_check(void)
 	memset(&er, 0, sizeof(er));
 	strlcpy(er.id, "0123456789abcdef", sizeof(er.id));
 	er.exec_id = 1;
-	expect(1, "env ready from envd, relayed", MSG_MASTER, MSG_ENVD,
-	    IMSG_ENV_READY, &er, sizeof(er), fds[0]);
-	expect(1, "env ready at runnerd from the master", MSG_RUNNERD,
+	expect(1, "env ready from envd on its channel", MSG_RUNNERD,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready to the master (direct channel)", MSG_MASTER,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready at runnerd from the master", MSG_RUNNERD,
 	    MSG_MASTER, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
 	expect(0, "successful env ready without its channel", MSG_RUNNERD,
-	    MSG_MASTER, IMSG_ENV_READY, &er, sizeof(er), -1);
-	expect(0, "env ready at envd", MSG_ENVD, MSG_MASTER,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), -1);
+	expect(0, "env ready at envd", MSG_ENVD, MSG_RUNNERD,
 	    IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready from netd (no such channel)", MSG_RUNNERD,
+	    MSG_NETD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "a health report on the runnerd channel", MSG_RUNNERD,
+	    MSG_ENVD, IMSG_ENV_HEALTH, &er, sizeof(struct env_health), -1);
+
+	memset(&pc, 0, sizeof(pc));
+	pc.peer = MSG_ENVD;
+	expect(1, "a channel end to envd's peer", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	expect(0, "a channel end without its fd", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), -1);
+	pc.peer = MSG_ENVD | MSG_NETD;
+	expect(0, "a channel to two peers", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	pc.peer = MSG_MASTER;
+	expect(0, "a channel to the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	pc.peer = MSG_ENVD;
+	expect(0, "a channel end from envd", MSG_RUNNERD, MSG_ENVD,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	ok(msg_channel(MSG_RUNNERD, MSG_ENVD) &&
+	    msg_peer_channel(MSG_RUNNERD, MSG_ENVD) &&
+	    !msg_peer_channel(MSG_NETD, MSG_DNSPIND) &&
+	    !msg_channel(MSG_ENVD, MSG_NETD) &&
+	    !msg_peer_channel(MSG_MASTER, MSG_ENVD),
+	    "the channels between children", NULL);
+	ok(msg_fds_from(MSG_RUNNERD, MSG_ENVD) &&
+	    msg_fds_from(MSG_ENVD, MSG_RUNNERD) &&
+	    !msg_fds_from(MSG_NETD, MSG_DNSPIND),
+	    "fds on a channel only where a row passes one", NULL);
 
 	if ((pin = calloc(1, sizeof(*pin))) == NULL)
 		exit(1);
