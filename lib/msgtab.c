@@ -180,8 +180,8 @@ v_exec_ps(const void *d, size_t n, int fd, char *err, size_t len)
 
 /*
  * A veth's setup comes with the netlink socket of its namespace, a
- * prepared one with none; a tap's comes without one from runnerd and
- * with the master's /dev/net/tun to netd (relay_net.c checks the hop).
+ * prepared one with none, a tap's with the /dev/net/tun the master
+ * opened for runnerd (IMSG_NET_TUN).
  */
 static int
 v_net_setup(const void *d, size_t n, int fd, char *err, size_t len)
@@ -194,11 +194,31 @@ v_net_setup(const void *d, size_t n, int fd, char *err, size_t len)
 		snprintf(err, len, "a prepared setup with an fd");
 		return (-1);
 	}
-	if (!s->prepared && !s->tap && fd == -1) {
-		snprintf(err, len, "a veth setup without its socket");
+	if (!s->prepared && fd == -1) {
+		snprintf(err, len, "a %s setup without its %s", s->tap ?
+		    "tap" : "veth", s->tap ? "tun" : "socket");
 		return (-1);
 	}
 	return (0);
+}
+
+/* The tun with success, none with an error; no identity yet. */
+static int
+v_net_tun(const void *d, size_t n, int fd, char *err, size_t len)
+{
+	const struct net_ready	*r = d;
+
+	if (sbx_check_id(r->id, sizeof(r->id)) == -1 || r->error < 0 ||
+	    r->prepared != 0 || v_nul(r->msg, sizeof(r->msg), "tun error",
+	    err, len) == -1) {
+		snprintf(err, len, "malformed tun answer");
+		return (-1);
+	}
+	if ((r->error == 0) == (fd != -1))
+		return (0);
+	snprintf(err, len, "tun with error %d %s an fd", r->error,
+	    fd == -1 ? "without" : "with");
+	return (-1);
 }
 
 static int
@@ -330,11 +350,11 @@ const struct msg_row msg_table[] = {
 { R(NET_SYNC_END), RUN, NET, NONE, NEVER, NULL },
 { R(NET_SHOW), RUN, NET, FIX(net_id), NEVER, v_net_id },
 { R(NET_PREPARE), RUN, NET, FIX(net_id), MUST, v_net_id },
-{ R(NET_READY), MST|NET, RUN, FIX(net_ready), NEVER, v_net_ready },
-{ R(NET_UP), MST, RUN, NONE, NEVER, NULL },
-{ R(NET_DOWN), MST, RUN, NONE, NEVER, NULL },
+{ R(NET_READY), NET, RUN, FIX(net_ready), NEVER, v_net_ready },
 { R(NET_HOSTFW), NET, MST, FIX(net_hostfw), NEVER, v_hostfw },
 { R(NET_STOP), MST, NET, NONE, NEVER, NULL },
+{ R(NET_TUN_OPEN), RUN, MST, FIX(net_id), NEVER, v_net_id },
+{ R(NET_TUN), MST, RUN, FIX(net_ready), MAY, v_net_tun },
 { R(DNS_SOCKET), MST, DNS, FIX(dns_socket), MUST, v_dns_socket },
 { R(DNS_SANDBOX), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
 { R(DNS_SANDBOX_GONE), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
@@ -420,6 +440,7 @@ msg_prog_of(enum proc_id id)
 static const unsigned int	 msg_direct[] = {
 	MSG_NETD | MSG_DNSPIND,		/* cmd/netd/dnsch.c */
 	MSG_RUNNERD | MSG_ENVD,		/* lib/peerch.c from here on */
+	MSG_RUNNERD | MSG_NETD,
 };
 
 int

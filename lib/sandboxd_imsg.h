@@ -107,7 +107,7 @@ enum imsg_type {
 	/* envd -> master: a sandbox said it is alive (the watchdog) */
 	IMSG_ENV_HEALTH,		/* struct env_health */
 
-	/* runnerd -> netd, checked and relayed by the master */
+	/* runnerd -> netd, on their channel (lib/peerch.c) */
 	IMSG_NET_SETUP = 400,		/* struct net_setup + fd, see there */
 	IMSG_NET_TEARDOWN,		/* struct net_id */
 	IMSG_NET_SYNC,			/* struct net_sync: one live sandbox */
@@ -116,13 +116,14 @@ enum imsg_type {
 	IMSG_NET_PREPARE,		/* struct net_id + NETLINK_ROUTE socket */
 	/* netd -> runnerd, the same way */
 	IMSG_NET_READY,			/* struct net_ready */
-	/* master -> runnerd, no payload */
-	IMSG_NET_UP,			/* netd or runnerd (re)started: sync */
-	IMSG_NET_DOWN,			/* netd gone: pending setups fail */
 	/* netd -> master: the host's other filters, at start, on change */
 	IMSG_NET_HOSTFW,		/* struct net_hostfw */
 	/* master -> netd, orderly stop only: links, then the table */
 	IMSG_NET_STOP,			/* no payload */
+	/* runnerd -> master: a tap's /dev/net/tun, for its NET_SETUP */
+	IMSG_NET_TUN_OPEN,		/* struct net_id */
+	/* master -> runnerd: it, or why not (error set, no fd) */
+	IMSG_NET_TUN,			/* struct net_ready + the tun fd */
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */

@@ -216,6 +216,7 @@ runnerd_flush(void)
 			break;		/* full, or only part of one went */
 	}
 	peerch_flush(MSG_ENVD);
+	peerch_flush(MSG_NETD);
 }
 
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
@@ -979,22 +980,18 @@ runnerd_dispatch_env(struct imsg *imsg)
 	return (0);
 }
 
-/* netd's answers, relayed and checked by the master; checked again. */
-static void
+/* netd's answers on our channel, checked against the table. */
+static int
 runnerd_dispatch_net(struct imsg *imsg)
 {
 	switch (imsg_get_type(imsg)) {
 	case IMSG_NET_READY:
 		net_ready(IMSG_PAYLOAD(imsg, struct net_ready));
 		break;
-	case IMSG_NET_UP:
-	case IMSG_NET_DOWN:
-		if (imsg_get_type(imsg) == IMSG_NET_UP)
-			net_up();
-		else
-			net_down();
-		break;
+	default:
+		return (-1);
 	}
+	return (0);
 }
 
 static int
@@ -1051,10 +1048,9 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_SERVICES:
 		runnerd_dispatch_services(imsg);
 		break;
-	case IMSG_NET_READY:
-	case IMSG_NET_UP:
-	case IMSG_NET_DOWN:
-		runnerd_dispatch_net(imsg);
+	case IMSG_NET_TUN:
+		net_tun(IMSG_PAYLOAD(imsg, struct net_ready),
+		    imsg_get_fd(imsg));
 		break;
 	case IMSG_DNS_UP:
 		net_dns_up();
@@ -1074,6 +1070,8 @@ runnerd_dispatch_peer(enum msg_prog peer, struct imsg *imsg)
 	switch (peer) {
 	case MSG_ENVD:
 		return (runnerd_dispatch_env(imsg));
+	case MSG_NETD:
+		return (runnerd_dispatch_net(imsg));
 	default:
 		return (-1);
 	}
@@ -1087,6 +1085,9 @@ runnerd_peer_up(enum msg_prog peer)
 	case MSG_ENVD:
 		runnerd_env_up();
 		break;
+	case MSG_NETD:
+		net_up();
+		break;
 	default:
 		break;
 	}
@@ -1099,6 +1100,9 @@ runnerd_peer_down(enum msg_prog peer)
 	switch (peer) {
 	case MSG_ENVD:
 		exec_env_down();
+		break;
+	case MSG_NETD:
+		net_down();
 		break;
 	default:
 		break;

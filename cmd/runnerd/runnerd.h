@@ -236,6 +236,7 @@ int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
 	    const struct policy_msg *, int *, char *, size_t);
 void	 net_end(struct rsandbox *);
 void	 net_ready(const struct net_ready *);
+void	 net_tun(const struct net_ready *, int);
 void	 net_up(void);
 void	 net_down(void);
 int	 net_show(struct rsandbox *, uint32_t, const char *);

@@ -162,8 +162,6 @@ child_exited(struct child *c, int status)
 		services_runnerd_gone();
 		control_runnerd_gone();
 	}
-	if (c->id == PROC_NETD)
-		children_send(PROC_RUNNERD, IMSG_NET_DOWN, -1, NULL, 0);
 	if (sbx->shutting_down)
 		return;
 	c->restarts++;
@@ -269,9 +267,9 @@ child_of(enum msg_prog p)
 
 /*
  * A checked message from a child for another program: a reply goes to
- * the control client (or service) its peerid names; netd's and envd's
- * requests get the master's part (relay_net.c, relay_env.c); the rest
- * as is.  A row with several receivers is not relayed: the table names
+ * the control client (or service) its peerid names.  Children talk to
+ * each other on channels of their own (channels.c); the master relays
+ * only to and from the control clients.  A row with several receivers is not relayed: the table names
  * one for each message a child sends on (msgtab.t holds it to that).
  * Only runnerd answers a service's requests: another child's reply
  * with a service's peerid is dropped, lest it end an instance.
@@ -302,8 +300,6 @@ child_relay(const struct msg_row *r, enum msg_prog from, struct imsg *imsg)
 			    imsg_get_len(imsg));
 		return (0);
 	}
-	if (to == MSG_NETD)
-		return (relay_net(imsg));
 	(void)children_send_peer(child_of(to), r->type, peerid,
 	    imsg_get_fd(imsg), imsg->data, imsg_get_len(imsg));
 	return (0);
@@ -333,13 +329,6 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	case IMSG_PROC_READY:
 		c->state = PROC_STATE_RUNNING;
 		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
-		/*
-		 * With both netd and runnerd there, runnerd tells netd
-		 * which sandboxes are live; netd removes the rest.
-		 */
-		if ((c->id == PROC_NETD && children_running(PROC_RUNNERD)) ||
-		    (c->id == PROC_RUNNERD && children_running(PROC_NETD)))
-			children_send(PROC_RUNNERD, IMSG_NET_UP, -1, NULL, 0);
 		/* A new dnspind: its sockets, then every sandbox. */
 		if (c->id == PROC_DNSPIND)
 			resolver_send();
@@ -364,7 +353,11 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		notify_children();
 		break;
 	case IMSG_NET_HOSTFW:
-		relay_net_hostfw(imsg);
+		/* The host's other filters, for sandboxctl status. */
+		sbx->hostfw = *IMSG_PAYLOAD(imsg, struct net_hostfw);
+		break;
+	case IMSG_NET_TUN_OPEN:
+		tun_open(imsg);
 		break;
 	case IMSG_ENV_HEALTH:
 		/* A sandbox said it is alive: for the watchdog. */

@@ -124,9 +124,8 @@ void	 resolver_open(const struct conf_global_msg *);
 void	 resolver_close(void);
 void	 resolver_send(void);
 
-/* relay_net.c */
-int	 relay_net(struct imsg *);
-void	 relay_net_hostfw(struct imsg *);
+/* tun.c */
+void	 tun_open(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);

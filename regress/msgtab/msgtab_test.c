@@ -114,6 +114,8 @@ t_check(void)
 	struct dns_pin_req	*pin;
 	struct ctl_result	 res;
 	struct peer_channel	 pc;
+	struct net_ready	 nr;
+	struct net_setup	 ns;
 	int			 fds[2];
 
 	if (pipe(fds) == -1)
@@ -151,6 +153,33 @@ t_check(void)
 	    MSG_NETD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
 	expect(0, "a health report on the runnerd channel", MSG_RUNNERD,
 	    MSG_ENVD, IMSG_ENV_HEALTH, &er, sizeof(struct env_health), -1);
+
+	memset(&nr, 0, sizeof(nr));
+	strlcpy(nr.id, "0123456789abcdef", sizeof(nr.id));
+	expect(1, "a tun from the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), fds[0]);
+	expect(0, "a tun without its fd", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), -1);
+	expect(0, "a tun from netd", MSG_RUNNERD, MSG_NETD,
+	    IMSG_NET_TUN, &nr, sizeof(nr), fds[0]);
+	nr.error = 13;
+	strlcpy(nr.msg, "denied", sizeof(nr.msg));
+	expect(1, "no tun, and why", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), -1);
+	expect(0, "net ready through the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_READY, &nr, sizeof(nr), -1);
+	expect(1, "net ready on the netd channel", MSG_RUNNERD, MSG_NETD,
+	    IMSG_NET_READY, &nr, sizeof(nr), -1);
+	memset(&ns, 0, sizeof(ns));
+	strlcpy(ns.id, "0123456789abcdef", sizeof(ns.id));
+	strlcpy(ns.policy, "net", sizeof(ns.policy));
+	ns.tap = 1;
+	expect(0, "a tap's setup without its tun", MSG_NETD, MSG_RUNNERD,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), -1);
+	expect(1, "a tap's setup with its tun", MSG_NETD, MSG_RUNNERD,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), fds[0]);
+	expect(0, "a setup through the master", MSG_NETD, MSG_MASTER,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), fds[0]);
 
 	memset(&pc, 0, sizeof(pc));
 	pc.peer = MSG_ENVD;
