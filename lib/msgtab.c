@@ -358,7 +358,6 @@ const struct msg_row msg_table[] = {
 { R(DNS_SOCKET), MST, DNS, FIX(dns_socket), MUST, v_dns_socket },
 { R(DNS_SANDBOX), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
 { R(DNS_SANDBOX_GONE), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
-{ R(DNS_UP), MST, RUN, NONE, NEVER, NULL },
 { R(DNS_PIN), DNS, NET, FIX(dns_pin_req), NEVER, v_dns_pin_req },
 { R(DNS_PINNED), NET, DNS, FIX(dns_pin_ack), NEVER, v_dns_pin_ack },
 { R(DNS_CHANNEL), MST, NET|DNS, NONE, MUST, NULL },
@@ -441,6 +440,7 @@ static const unsigned int	 msg_direct[] = {
 	MSG_NETD | MSG_DNSPIND,		/* cmd/netd/dnsch.c */
 	MSG_RUNNERD | MSG_ENVD,		/* lib/peerch.c from here on */
 	MSG_RUNNERD | MSG_NETD,
+	MSG_RUNNERD | MSG_DNSPIND,
 };
 
 int

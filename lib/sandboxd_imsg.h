@@ -127,11 +127,9 @@ enum imsg_type {
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */
-	/* runnerd -> dnspind, checked and relayed by the master */
+	/* runnerd -> dnspind, on their channel (lib/peerch.c) */
 	IMSG_DNS_SANDBOX,		/* struct dns_sandbox: its network is up */
 	IMSG_DNS_SANDBOX_GONE,		/* struct dns_sandbox */
-	/* master -> runnerd, no payload */
-	IMSG_DNS_UP,			/* dnspind (re)started: announce all */
 	/* dnspind -> netd, and the answer back, on their own channel */
 	IMSG_DNS_PIN,			/* struct dns_pin_req */
 	IMSG_DNS_PINNED,		/* struct dns_pin_ack */
@@ -565,7 +563,7 @@ struct net_ready {
 	struct net_ident ident;
 };
 
-/* After IMSG_NET_UP: a sandbox that is live, with what netd gave it. */
+/* On a new channel to netd: a live sandbox, with what netd gave it. */
 struct net_sync {
 	struct net_setup setup;
 	struct net_ident ident;

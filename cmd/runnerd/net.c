@@ -19,7 +19,7 @@
 #include "peerch.h"
 #include "runnerd.h"
 
-/* Between IMSG_NET_UP and IMSG_NET_DOWN. */
+/* While we have a channel to netd (net_up to net_down). */
 static int	 net_available;
 
 /*
@@ -88,10 +88,10 @@ net_spare_forget(struct net_spare *sp)
 static void	 net_tun_ask(struct rsandbox *);
 
 /*
- * To netd on our channel (dnspind's on its own).  Without one nothing
- * is lost: net_available is 0 until a new channel brings net_up, which
- * resyncs netd, and what waited for an answer failed in net_down.
- * -1 if it did not go.
+ * To netd or dnspind on our channel to it.  Without one nothing is
+ * lost: a new channel brings net_up (netd resynced; net_available is 0
+ * until then, and what waited for an answer failed in net_down) or
+ * net_dns_up (every networked sandbox announced).  -1 if it did not go.
  */
 static int
 net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
@@ -99,14 +99,6 @@ net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
 {
 	enum msg_prog	 to = msg_receiver(msg_row(type));
 
-	if (to == MSG_DNSPIND) {
-		if (imsgev_compose(child_iev_main(), type, peerid, 0, fd,
-		    data, len) == -1) {
-			log_warn("%s", __func__);
-			return (-1);
-		}
-		return (0);
-	}
 	if (peerch_send(to, type, peerid, fd, data, len) == 0)
 		return (0);
 	if (errno != EAGAIN)

@@ -217,6 +217,7 @@ runnerd_flush(void)
 	}
 	peerch_flush(MSG_ENVD);
 	peerch_flush(MSG_NETD);
+	peerch_flush(MSG_DNSPIND);
 }
 
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
@@ -1052,9 +1053,6 @@ runnerd_dispatch_main(struct imsg *imsg)
 		net_tun(IMSG_PAYLOAD(imsg, struct net_ready),
 		    imsg_get_fd(imsg));
 		break;
-	case IMSG_DNS_UP:
-		net_dns_up();
-		break;
 	default:
 		return (-1);
 	}
@@ -1087,6 +1085,9 @@ runnerd_peer_up(enum msg_prog peer)
 		break;
 	case MSG_NETD:
 		net_up();
+		break;
+	case MSG_DNSPIND:
+		net_dns_up();
 		break;
 	default:
 		break;

@@ -334,10 +334,6 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 			resolver_send();
 		/* Its channels to the others, made again: they resync. */
 		channels_make(c->id);
-		if ((c->id == PROC_DNSPIND &&
-		    children_running(PROC_RUNNERD)) ||
-		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))
-			children_send(PROC_RUNNERD, IMSG_DNS_UP, -1, NULL, 0);
 		if (c->id == PROC_RUNNERD)
 			services_runnerd_up();
 		/* With everyone there, services that wait start. */
