@@ -8,20 +8,17 @@
  *        +-----------+-----+------+-----------+
  *        |           |            |           |
  *      netd ------ dnspind      envd       runnerd
- *          pin channel
- *          (DNS_PIN, DNS_PINNED)
+ *        |  pin channel |         |           | | |
+ *        |              +---------|-----------+ | |
+ *        |                        +-------------+ |
+ *        +----------------------------------------+
  *
- * Every other message between two programs without a channel of their
- * own (runnerd and netd, envd or dnspind; runnerd's and netd's replies
- * to sandboxctl) passes through the master, which checks it against
- * this table on the way in, and the receiver checks it again.
- *
- * A networked `sandboxctl run`: CTL_RUN to the master, RUN_RUN to
- * runnerd; runnerd sends NET_SETUP (via the master) to netd and gets
- * NET_READY back the same way, DNS_SANDBOX to dnspind and ENV_SANDBOX,
- * ENV_BUILD to envd (ENV_CHUNK, ENV_READY back); its CTL_SANDBOX,
- * CTL_EXEC_START, CTL_OUTPUT, CTL_EXEC_RESULT and CTL_RESULT reach
- * sandboxctl through the master.
+ * Children talk to each other on their own channels (msg_direct
+ * below, lib/peerch.c): a row whose sender and receiver are the two
+ * ends of one travels on it.  The master relays only between
+ * sandboxctl and the children (a client's requests to runnerd, the
+ * answers back by peer id), checking against this table on the way
+ * in; the receiver checks again.  lib/README walks a networked run.
  *
  * Adding a message: its enum value in sandboxd_imsg.h, one row below
  * (sorted by type, one line each), the handler at the receiving end.
