@@ -248,29 +248,11 @@ children_send_peer(enum proc_id id, uint32_t type, uint32_t peerid, int fd,
 	return (imsgev_compose(&c->iev, type, peerid, 0, fd, data, len));
 }
 
-static enum proc_id
-child_of(enum msg_prog p)
-{
-	switch (p) {
-	case MSG_NETD:
-		return (PROC_NETD);
-	case MSG_ENVD:
-		return (PROC_ENVD);
-	case MSG_RUNNERD:
-		return (PROC_RUNNERD);
-	case MSG_DNSPIND:
-		return (PROC_DNSPIND);
-	default:
-		fatalx("%s: %s is not a child", __func__, msg_prog_name(p));
-	}
-}
-
 /*
  * A checked message from a child for another program: a reply goes to
  * the control client (or service) its peerid names.  Children talk to
- * each other on channels of their own (channels.c); the master relays
- * only to and from the control clients.  A row with several receivers is not relayed: the table names
- * one for each message a child sends on (msgtab.t holds it to that).
+ * each other on channels of their own (channels.c): the master relays
+ * only to the control clients.
  * Only runnerd answers a service's requests: another child's reply
  * with a service's peerid is dropped, lest it end an instance.
  */
@@ -278,30 +260,22 @@ static int
 child_relay(const struct msg_row *r, enum msg_prog from, struct imsg *imsg)
 {
 	uint32_t	 peerid = imsg_get_peerid(imsg);
-	enum msg_prog	 to = msg_receiver(r);
 
-	if (to == 0) {
-		log_warnx("%s: %s from %s: no single receiver", __func__,
+	if (msg_receiver(r) != MSG_CTL) {
+		log_warnx("%s: %s from %s: not for a client", __func__,
 		    msg_name(r->type), msg_prog_name(from));
 		return (-1);
 	}
-	if (to == MSG_CTL) {
-		if (peerid >= SVC_PEER_BASE) {
-			if (from != MSG_RUNNERD) {
-				log_warnx("%s: %s from %s for a service",
-				    __func__, msg_name(r->type),
-				    msg_prog_name(from));
-				return (-1);
-			}
-			services_reply(peerid, r->type, imsg->data,
-			    imsg_get_len(imsg));
-		} else
-			control_relay(peerid, r->type, imsg->data,
-			    imsg_get_len(imsg));
+	if (peerid < SVC_PEER_BASE) {
+		control_relay(peerid, r->type, imsg->data, imsg_get_len(imsg));
 		return (0);
 	}
-	(void)children_send_peer(child_of(to), r->type, peerid,
-	    imsg_get_fd(imsg), imsg->data, imsg_get_len(imsg));
+	if (from != MSG_RUNNERD) {
+		log_warnx("%s: %s from %s for a service", __func__,
+		    msg_name(r->type), msg_prog_name(from));
+		return (-1);
+	}
+	services_reply(peerid, r->type, imsg->data, imsg_get_len(imsg));
 	return (0);
 }
 
