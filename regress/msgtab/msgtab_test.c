@@ -242,6 +242,43 @@ t_check(void)
 	close(fds[1]);
 }
 
+/* Every row from one child to another has a channel of their own. */
+static int
+t_children_direct(void)
+{
+	const struct msg_row	*r;
+	unsigned int		 a, b;
+	size_t			 i;
+	int			 good = 1;
+
+	for (i = 0; i < msg_table_len; i++) {
+		r = &msg_table[i];
+		for (a = MSG_NETD; a <= MSG_DNSPIND; a <<= 1)
+			for (b = MSG_NETD; b <= MSG_DNSPIND; b <<= 1)
+				if ((r->from & a) && (r->to & b) &&
+				    !msg_channel(a, b)) {
+					printf("# %s: %s to %s through the "
+					    "master\n", r->name,
+					    msg_prog_name(a), msg_prog_name(b));
+					good = 0;
+				}
+	}
+	return (good);
+}
+
+static int
+master_touches(const struct msg_row *r)
+{
+	unsigned int	 bit;
+
+	if ((r->from | r->to) & MSG_MASTER)
+		return (1);
+	for (bit = 1; bit <= MSG_DNSPIND; bit <<= 1)
+		if ((r->from & bit) && msg_relayed(r, bit))
+			return (1);
+	return (0);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -252,7 +289,16 @@ main(int argc, char *argv[])
 			printf("%s\n", msg_table[i].name);
 		return (0);
 	}
+	/* The types the master sends, takes or relays: lib/README counts. */
+	if (argc > 1 && strcmp(argv[1], "-m") == 0) {
+		for (i = 0; i < msg_table_len; i++)
+			if (master_touches(&msg_table[i]))
+				printf("%s\n", msg_table[i].name);
+		return (0);
+	}
 	t_table();
+	ok(t_children_direct(), "no message between two children passes "
+	    "the master", NULL);
 	t_check();
 	printf("1..%d\n", ntests);
 	return (nfailed != 0);
