@@ -16,6 +16,7 @@
 #include "conf_imsg.h"
 #include "log.h"
 #include "msgtab.h"
+#include "peerch.h"
 #include "proc.h"
 #include "sandboxd_imsg.h"
 
@@ -86,6 +87,35 @@ child_pong(struct imsg *imsg)
 	    sizeof(pong));
 }
 
+/* A peer broke the rules on its channel: the master restarts it. */
+static void
+child_peer_dropped(enum msg_prog peer)
+{
+	struct peer_channel	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.peer = peer;
+	imsgev_compose(&iev_main, IMSG_PEER_DROPPED, 0, 0, -1, &m,
+	    sizeof(m));
+}
+
+static struct peerch_ops	 peer_ops = {
+	.dropped = child_peer_dropped
+};
+
+/* A new end of a channel to another child, from the master. */
+static void
+child_peer_channel(struct imsg *imsg)
+{
+	enum msg_prog	 peer;
+
+	peer = IMSG_PAYLOAD(imsg, struct peer_channel)->peer;
+	if (ops->dispatch_peer == NULL || !msg_peer_channel(self, peer))
+		fatalx("%s: from master: no channel of ours to %s", __func__,
+		    msg_prog_name(peer));
+	peerch_open(peer, imsg_get_fd(imsg));
+}
+
 /*
  * Every message is checked against the table (lib/msgtab.c) before
  * any handler sees it; from the master a bad one means a bug or worse:
@@ -115,6 +145,9 @@ child_dispatch_imsg(struct imsg *imsg)
 		break;
 	case IMSG_PROC_PING:
 		child_pong(imsg);
+		break;
+	case IMSG_PEER_CHANNEL:
+		child_peer_channel(imsg);
 		break;
 	default:
 		if (ops->dispatch_main == NULL ||
@@ -195,6 +228,10 @@ child_main(int argc, char *argv[], const struct child_ops *o)
 	if ((ps = proc_spec_find(ops->name)) == NULL)
 		fatalx("%s: unknown process %s", __func__, ops->name);
 	self = msg_prog_of((enum proc_id)(ps - proc_specs));
+	peer_ops.dispatch = ops->dispatch_peer;
+	peer_ops.up = ops->peer_up;
+	peer_ops.down = ops->peer_down;
+	peerch_init(self, &peer_ops);
 	if (ops->preinit != NULL)
 		ops->preinit();
 	priv_drop(ps);

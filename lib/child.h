@@ -6,6 +6,7 @@
 
 #include "conf.h"
 #include "imsgev.h"
+#include "msgtab.h"
 
 struct child_ops {
 	const char	*name;
@@ -25,6 +26,15 @@ struct child_ops {
 	int		(*without)(const char *);
 	/* Any other message from the master; -1 if unknown. */
 	int		(*dispatch_main)(struct imsg *);
+	/*
+	 * The direct channels to other children (lib/peerch.c): a checked
+	 * message from one (-1 if unknown), a new channel (resend what the
+	 * peer must know), a channel gone (fail what waits on it).  NULL
+	 * dispatch_peer: the child has none.
+	 */
+	int		(*dispatch_peer)(enum msg_prog, struct imsg *);
+	void		(*peer_up)(enum msg_prog);
+	void		(*peer_down)(enum msg_prog);
 	/* What the master's STATUS line counts, for its pings (may be NULL). */
 	uint32_t	(*load)(void);
 };

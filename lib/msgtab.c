@@ -8,20 +8,17 @@
  *        +-----------+-----+------+-----------+
  *        |           |            |           |
  *      netd ------ dnspind      envd       runnerd
- *          pin channel
- *          (DNS_PIN, DNS_PINNED)
+ *        |  pin channel |         |           | | |
+ *        |              +---------|-----------+ | |
+ *        |                        +-------------+ |
+ *        +----------------------------------------+
  *
- * Every other message between two programs without a channel of their
- * own (runnerd and netd, envd or dnspind; runnerd's and netd's replies
- * to sandboxctl) passes through the master, which checks it against
- * this table on the way in, and the receiver checks it again.
- *
- * A networked `sandboxctl run`: CTL_RUN to the master, RUN_RUN to
- * runnerd; runnerd sends NET_SETUP (via the master) to netd and gets
- * NET_READY back the same way, DNS_SANDBOX to dnspind and ENV_SANDBOX,
- * ENV_BUILD to envd (ENV_CHUNK, ENV_READY back); its CTL_SANDBOX,
- * CTL_EXEC_START, CTL_OUTPUT, CTL_EXEC_RESULT and CTL_RESULT reach
- * sandboxctl through the master.
+ * Children talk to each other on their own channels (msg_direct
+ * below, lib/peerch.c): a row whose sender and receiver are the two
+ * ends of one travels on it.  The master relays only between
+ * sandboxctl and the children (a client's requests to runnerd, the
+ * answers back by peer id), checking against this table on the way
+ * in; the receiver checks again.  lib/README walks a networked run.
  *
  * Adding a message: its enum value in sandboxd_imsg.h, one row below
  * (sorted by type, one line each), the handler at the receiving end.
@@ -181,8 +178,8 @@ v_exec_ps(const void *d, size_t n, int fd, char *err, size_t len)
 
 /*
  * A veth's setup comes with the netlink socket of its namespace, a
- * prepared one with none; a tap's comes without one from runnerd and
- * with the master's /dev/net/tun to netd (relay_net.c checks the hop).
+ * prepared one with none, a tap's with the /dev/net/tun the master
+ * opened for runnerd (IMSG_NET_TUN).
  */
 static int
 v_net_setup(const void *d, size_t n, int fd, char *err, size_t len)
@@ -195,11 +192,31 @@ v_net_setup(const void *d, size_t n, int fd, char *err, size_t len)
 		snprintf(err, len, "a prepared setup with an fd");
 		return (-1);
 	}
-	if (!s->prepared && !s->tap && fd == -1) {
-		snprintf(err, len, "a veth setup without its socket");
+	if (!s->prepared && fd == -1) {
+		snprintf(err, len, "a %s setup without its %s", s->tap ?
+		    "tap" : "veth", s->tap ? "tun" : "socket");
 		return (-1);
 	}
 	return (0);
+}
+
+/* The tun with success, none with an error; no identity yet. */
+static int
+v_net_tun(const void *d, size_t n, int fd, char *err, size_t len)
+{
+	const struct net_ready	*r = d;
+
+	if (sbx_check_id(r->id, sizeof(r->id)) == -1 || r->error < 0 ||
+	    r->prepared != 0 || v_nul(r->msg, sizeof(r->msg), "tun error",
+	    err, len) == -1) {
+		snprintf(err, len, "malformed tun answer");
+		return (-1);
+	}
+	if ((r->error == 0) == (fd != -1))
+		return (0);
+	snprintf(err, len, "tun with error %d %s an fd", r->error,
+	    fd == -1 ? "without" : "with");
+	return (-1);
 }
 
 static int
@@ -224,6 +241,18 @@ v_env_ready(const void *d, size_t n, int fd, char *err, size_t len)
 		return (0);
 	snprintf(err, len, "env ready with error %d %s a channel end",
 	    r->error, fd == -1 ? "without" : "with");
+	return (-1);
+}
+
+/* One child, named as a bit; the receiver checks it is a channel of its. */
+static int
+v_peer_channel(const void *d, size_t n, int fd, char *err, size_t len)
+{
+	uint32_t	 p = ((const struct peer_channel *)d)->peer;
+
+	if ((p & MSG_CHILDREN) != 0 && (p & (p - 1)) == 0)
+		return (0);
+	snprintf(err, len, "peer %#x is not one child", p);
 	return (-1);
 }
 
@@ -311,10 +340,7 @@ const struct msg_row msg_table[] = {
 { R(ENV_BUILD), RUN, ENV, FIX(env_build_req), NEVER, v_env_build },
 { R(ENV_ABORT), RUN, ENV, FIX(env_abort), NEVER, v_env_abort },
 { R(ENV_CHUNK), ENV, RUN, UPTO(env_chunk_hdr, ENV_CHUNK_MAX), NEVER, v_env_chunk },
-{ R(ENV_READY), MST|ENV, RUN, FIX(env_ready), MAY, v_env_ready },
-{ R(ENV_UP), MST, RUN, NONE, NEVER, NULL },
-{ R(ENV_DOWN), MST, RUN, NONE, NEVER, NULL },
-{ R(ENV_RESET), MST, ENV, NONE, NEVER, NULL },
+{ R(ENV_READY), ENV, RUN, FIX(env_ready), MAY, v_env_ready },
 { R(ENV_HEALTH), ENV, MST, FIX(env_health), NEVER, v_env_health },
 { R(ENV_BROKER), RUN, ENV, FIX(env_broker), MUST, v_env_broker },
 { R(NET_SETUP), RUN, NET, FIX(net_setup), MAY, v_net_setup },
@@ -323,18 +349,19 @@ const struct msg_row msg_table[] = {
 { R(NET_SYNC_END), RUN, NET, NONE, NEVER, NULL },
 { R(NET_SHOW), RUN, NET, FIX(net_id), NEVER, v_net_id },
 { R(NET_PREPARE), RUN, NET, FIX(net_id), MUST, v_net_id },
-{ R(NET_READY), MST|NET, RUN, FIX(net_ready), NEVER, v_net_ready },
-{ R(NET_UP), MST, RUN, NONE, NEVER, NULL },
-{ R(NET_DOWN), MST, RUN, NONE, NEVER, NULL },
+{ R(NET_READY), NET, RUN, FIX(net_ready), NEVER, v_net_ready },
 { R(NET_HOSTFW), NET, MST, FIX(net_hostfw), NEVER, v_hostfw },
 { R(NET_STOP), MST, NET, NONE, NEVER, NULL },
+{ R(NET_TUN_OPEN), RUN, MST, FIX(net_id), NEVER, v_net_id },
+{ R(NET_TUN), MST, RUN, FIX(net_ready), MAY, v_net_tun },
 { R(DNS_SOCKET), MST, DNS, FIX(dns_socket), MUST, v_dns_socket },
 { R(DNS_SANDBOX), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
 { R(DNS_SANDBOX_GONE), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
-{ R(DNS_UP), MST, RUN, NONE, NEVER, NULL },
 { R(DNS_PIN), DNS, NET, FIX(dns_pin_req), NEVER, v_dns_pin_req },
 { R(DNS_PINNED), NET, DNS, FIX(dns_pin_ack), NEVER, v_dns_pin_ack },
 { R(DNS_CHANNEL), MST, NET|DNS, NONE, MUST, NULL },
+{ R(PEER_CHANNEL), MST, KIDS, FIX(peer_channel), MUST, v_peer_channel },
+{ R(PEER_DROPPED), KIDS, MST, FIX(peer_channel), NEVER, v_peer_channel },
 };
 const size_t	msg_table_len = sizeof(msg_table) / sizeof(msg_table[0]);
 
@@ -401,16 +428,55 @@ msg_prog_of(enum proc_id id)
 	fatalx("%s: no program %d", __func__, (int)id);
 }
 
-/* The channels of the drawing above. */
-static int
+/*
+ * The channels between two children, each a socketpair the master makes
+ * when both run and hands one end to each (IMSG_PEER_CHANNEL, or
+ * IMSG_DNS_CHANNEL for the pin channel).  A row whose sender and
+ * receiver are the two ends of one travels on it; every other row
+ * travels on a channel to or from the master.
+ */
+static const unsigned int	 msg_direct[] = {
+	MSG_NETD | MSG_DNSPIND,		/* cmd/netd/dnsch.c */
+	MSG_RUNNERD | MSG_ENVD,		/* lib/peerch.c from here on */
+	MSG_RUNNERD | MSG_NETD,
+	MSG_RUNNERD | MSG_DNSPIND,
+};
+
+int
 msg_channel(unsigned int a, unsigned int b)
 {
 	unsigned int	 ab = a | b;
+	size_t		 i;
 
 	if (a == b)
 		return (0);
-	return ((ab & MSG_MASTER) != 0 ||
-	    ab == (MSG_NETD | MSG_DNSPIND));
+	if ((ab & MSG_MASTER) != 0)
+		return (1);
+	for (i = 0; i < sizeof(msg_direct) / sizeof(msg_direct[0]); i++)
+		if (ab == msg_direct[i])
+			return (1);
+	return (0);
+}
+
+/* Whether two children have a channel made by lib/peerch.c. */
+int
+msg_peer_channel(unsigned int a, unsigned int b)
+{
+	return ((a & MSG_CHILDREN) && (b & MSG_CHILDREN) &&
+	    (a | b) != (MSG_NETD | MSG_DNSPIND) && msg_channel(a, b));
+}
+
+/* Whether self may take fds from peer on their channel. */
+int
+msg_fds_from(enum msg_prog self, enum msg_prog peer)
+{
+	size_t	 i;
+
+	for (i = 0; i < msg_table_len; i++)
+		if ((msg_table[i].from & peer) && (msg_table[i].to & self) &&
+		    msg_table[i].fd != MSG_FD_NEVER)
+			return (1);
+	return (0);
 }
 
 /* Some receiver of the row that prog has no channel to. */

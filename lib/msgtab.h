@@ -58,6 +58,12 @@ enum msg_prog		 msg_prog_of(enum proc_id);
  */
 int	 imsg_check(enum msg_prog, enum msg_prog, const struct imsg *,
 	    char *, size_t);
+/* Whether a and b (enum msg_prog bits) have a channel between them. */
+int	 msg_channel(unsigned int, unsigned int);
+/* As msg_channel, for the channels between children of lib/peerch.c. */
+int	 msg_peer_channel(unsigned int, unsigned int);
+/* Whether some row lets peer pass self an fd. */
+int	 msg_fds_from(enum msg_prog, enum msg_prog);
 /* Whether prog's messages of this row pass through the master. */
 int	 msg_relayed(const struct msg_row *, enum msg_prog);
 /* The master's relays: the one receiver of a row, 0 if several. */

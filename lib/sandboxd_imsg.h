@@ -96,7 +96,7 @@ enum imsg_type {
 	/* child -> master, at once */
 	IMSG_PROC_PONG,			/* struct proc_pong */
 
-	/* runnerd -> envd, checked and relayed by the master */
+	/* runnerd -> envd, on their channel (lib/peerch.c) */
 	IMSG_ENV_SANDBOX = 350,		/* struct env_sandbox + listening fd */
 	IMSG_ENV_SANDBOX_GONE,		/* struct env_sandbox */
 	IMSG_ENV_BUILD,			/* struct env_build_req */
@@ -104,17 +104,12 @@ enum imsg_type {
 	/* envd -> runnerd, the same way */
 	IMSG_ENV_CHUNK,			/* struct env_chunk_hdr + strings */
 	IMSG_ENV_READY,			/* struct env_ready + channel fd */
-	/* master -> runnerd, no payload */
-	IMSG_ENV_UP,			/* envd (re)started: announce all */
-	IMSG_ENV_DOWN,			/* envd gone: pending builds fail */
-	/* master -> envd, no payload */
-	IMSG_ENV_RESET,			/* runnerd gone: forget every sandbox */
 	/* envd -> master: a sandbox said it is alive (the watchdog) */
 	IMSG_ENV_HEALTH,		/* struct env_health */
 	/* runnerd -> envd: an exec's broker channel, its environment known */
 	IMSG_ENV_BROKER,		/* struct env_broker + channel fd */
 
-	/* runnerd -> netd, checked and relayed by the master */
+	/* runnerd -> netd, on their channel (lib/peerch.c) */
 	IMSG_NET_SETUP = 400,		/* struct net_setup + fd, see there */
 	IMSG_NET_TEARDOWN,		/* struct net_id */
 	IMSG_NET_SYNC,			/* struct net_sync: one live sandbox */
@@ -123,21 +118,20 @@ enum imsg_type {
 	IMSG_NET_PREPARE,		/* struct net_id + NETLINK_ROUTE socket */
 	/* netd -> runnerd, the same way */
 	IMSG_NET_READY,			/* struct net_ready */
-	/* master -> runnerd, no payload */
-	IMSG_NET_UP,			/* netd or runnerd (re)started: sync */
-	IMSG_NET_DOWN,			/* netd gone: pending setups fail */
 	/* netd -> master: the host's other filters, at start, on change */
 	IMSG_NET_HOSTFW,		/* struct net_hostfw */
 	/* master -> netd, orderly stop only: links, then the table */
 	IMSG_NET_STOP,			/* no payload */
+	/* runnerd -> master: a tap's /dev/net/tun, for its NET_SETUP */
+	IMSG_NET_TUN_OPEN,		/* struct net_id */
+	/* master -> runnerd: it, or why not (error set, no fd) */
+	IMSG_NET_TUN,			/* struct net_ready + the tun fd */
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */
-	/* runnerd -> dnspind, checked and relayed by the master */
+	/* runnerd -> dnspind, on their channel (lib/peerch.c) */
 	IMSG_DNS_SANDBOX,		/* struct dns_sandbox: its network is up */
 	IMSG_DNS_SANDBOX_GONE,		/* struct dns_sandbox */
-	/* master -> runnerd, no payload */
-	IMSG_DNS_UP,			/* dnspind (re)started: announce all */
 	/* dnspind -> netd, and the answer back, on their own channel */
 	IMSG_DNS_PIN,			/* struct dns_pin_req */
 	IMSG_DNS_PINNED,		/* struct dns_pin_ack */
@@ -145,7 +139,15 @@ enum imsg_type {
 	 * master -> netd and dnspind, no payload: one end each of a new
 	 * socketpair, their channel, made when both are running (again)
 	 */
-	IMSG_DNS_CHANNEL
+	IMSG_DNS_CHANNEL,
+
+	/*
+	 * master -> child: one end of a new socketpair to another child
+	 * (lib/peerch.c), made whenever both run (again)
+	 */
+	IMSG_PEER_CHANNEL = 500,	/* struct peer_channel + its end */
+	/* child -> master: it closed its channel to a peer that broke it */
+	IMSG_PEER_DROPPED		/* struct peer_channel */
 };
 
 #define CTL_MSG_SIZE		256
@@ -578,7 +580,7 @@ struct net_ready {
 	struct net_ident ident;
 };
 
-/* After IMSG_NET_UP: a sandbox that is live, with what netd gave it. */
+/* On a new channel to netd: a live sandbox, with what netd gave it. */
 struct net_sync {
 	struct net_setup setup;
 	struct net_ident ident;
@@ -724,6 +726,12 @@ struct reconf_done {
 /* The master's liveness check of a child (cmd/sandboxd/watchdog.c). */
 struct proc_ping {
 	uint64_t	seq;
+};
+
+/* A direct channel's other end: an enum msg_prog bit (lib/msgtab.h). */
+struct peer_channel {
+	uint32_t	peer;
+	uint32_t	pad;
 };
 
 struct proc_pong {

@@ -2,8 +2,8 @@
  * dnspind: the resolver that pins what it answers.  Runs as
  * _sbxdnspind in a chroot with no capabilities; talks to the master on
  * fd 3, from which it gets the resolver's sockets (only the master may
- * bind them), the sandboxes (from runnerd) and its channel to netd,
- * which pins (netdch.c).
+ * bind them) and its channels: to runnerd, which tells it of the
+ * sandboxes (lib/peerch.c), and to netd, which pins (netdch.c).
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -33,12 +33,9 @@ dnspind_conf_apply(struct sandboxd_conf *conf)
 static int
 dnspind_dispatch_main(struct imsg *imsg)
 {
-	const struct dns_sandbox	*sb;
-	uint32_t			 type = imsg_get_type(imsg);
-
 	if (dnspind_conf == NULL)
 		fatalx("%s: request before any config", __func__);
-	switch (type) {
+	switch (imsg_get_type(imsg)) {
 	case IMSG_DNS_SOCKET:
 		if (IMSG_PAYLOAD(imsg, struct dns_socket)->proto ==
 		    IPPROTO_UDP)
@@ -46,6 +43,29 @@ dnspind_dispatch_main(struct imsg *imsg)
 		else
 			tcp_socket(imsg_get_fd(imsg));
 		break;
+	case IMSG_DNS_CHANNEL:
+		netdch_open(imsg_get_fd(imsg));
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * runnerd's news of the sandboxes, on our channel to it, checked
+ * against the table by peerch.c first.  A new runnerd (or channel)
+ * announces every sandbox again: each replaces what we had of it.
+ */
+static int
+dnspind_dispatch_runnerd(enum msg_prog peer, struct imsg *imsg)
+{
+	const struct dns_sandbox	*sb;
+	uint32_t			 type = imsg_get_type(imsg);
+
+	if (dnspind_conf == NULL)
+		return (-1);
+	switch (type) {
 	case IMSG_DNS_SANDBOX:
 	case IMSG_DNS_SANDBOX_GONE:
 		sb = IMSG_PAYLOAD(imsg, struct dns_sandbox);
@@ -54,9 +74,6 @@ dnspind_dispatch_main(struct imsg *imsg)
 			resolve_known();
 		} else
 			sandboxes_del(sb->id);
-		break;
-	case IMSG_DNS_CHANNEL:
-		netdch_open(imsg_get_fd(imsg));
 		break;
 	default:
 		return (-1);
@@ -69,6 +86,7 @@ static const struct child_ops dnspind_ops = {
 	.fdpass = 1,
 	.conf_apply = dnspind_conf_apply,
 	.dispatch_main = dnspind_dispatch_main,
+	.dispatch_peer = dnspind_dispatch_runnerd,
 };
 
 int

@@ -23,6 +23,7 @@
 #include "env_msg.h"
 #include "envd.h"
 #include "log.h"
+#include "peerch.h"
 #include "utf8.h"
 
 #define ENV_OWN_PATH	"/usr/local/bin:/usr/bin:/bin"
@@ -323,20 +324,22 @@ env_flush_chunk(struct ebuild *b, char *buf, size_t len, uint32_t count)
 {
 	struct env_chunk_hdr	 h;
 	struct ibuf		*ib;
+	struct imsgev		*iev;
 
-	if (count == 0)
+	/* runnerd gone: nobody waits for this environment any more. */
+	if (count == 0 || (iev = peerch_iev(MSG_RUNNERD)) == NULL)
 		return;
 	memset(&h, 0, sizeof(h));
 	strlcpy(h.id, b->id, sizeof(h.id));
 	h.exec_id = b->exec_id;
 	h.count = count;
 	h.len = len;
-	if ((ib = imsg_create(&child_iev_main()->ibuf, IMSG_ENV_CHUNK, 0, 0,
+	if ((ib = imsg_create(&iev->ibuf, IMSG_ENV_CHUNK, 0, 0,
 	    sizeof(h) + len)) == NULL || imsg_add(ib, &h, sizeof(h)) == -1 ||
 	    imsg_add(ib, buf, len) == -1)
 		fatal("%s", __func__);
-	imsg_close(&child_iev_main()->ibuf, ib);
-	imsgev_add(child_iev_main());
+	imsg_close(&iev->ibuf, ib);
+	imsgev_add(iev);
 }
 
 /* The block in key order, as chunks that never split a variable. */

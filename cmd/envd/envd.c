@@ -1,10 +1,12 @@
 /*
  * envd: sanitized environments and the secrets broker.  Runs as
  * _sbxenvd in a chroot with no capabilities; talks to the master on
- * fd 3 and to sandboxed code on each sandbox's broker channel.
+ * fd 3, to runnerd on a channel of their own (lib/peerch.c) and to
+ * sandboxed code on each sandbox's broker channel.
  */
 #include <sys/resource.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "envd.h"
 #include "log.h"
 #include "msgtab.h"
+#include "peerch.h"
 
 extern char		**environ;
 
@@ -30,10 +33,22 @@ esandbox_cmp(struct esandbox *a, struct esandbox *b)
 
 RB_GENERATE(esandbox_tree, esandbox, entry, esandbox_cmp);
 
+/* To runnerd on our channel; without one, nobody waits for it. */
 void
 envd_send(uint32_t type, int fd, const void *data, size_t len)
 {
-	if (imsgev_compose(child_iev_main(), type, 0, 0, fd, data,
+	if (peerch_send(MSG_RUNNERD, type, 0, fd, data, len) == -1) {
+		if (errno != EAGAIN)
+			fatal("%s", __func__);
+		log_debug("%s: %s: no channel to runnerd", __func__,
+		    msg_name(type));
+	}
+}
+
+void
+envd_send_master(uint32_t type, const void *data, size_t len)
+{
+	if (imsgev_compose(child_iev_main(), type, 0, 0, -1, data,
 	    len) == -1)
 		fatal("%s", __func__);
 }
@@ -89,9 +104,12 @@ envd_reset(void)
 	}
 }
 
-/* Checked against the table (lib/msgtab.c) by child.c first. */
+/*
+ * From runnerd on our channel, checked against the table (lib/msgtab.c)
+ * by peerch.c first.
+ */
 static int
-envd_dispatch_main(struct imsg *imsg)
+envd_dispatch_runnerd(enum msg_prog peer, struct imsg *imsg)
 {
 	const struct env_sandbox	*sm;
 	struct env_build_req		*breq;
@@ -100,7 +118,7 @@ envd_dispatch_main(struct imsg *imsg)
 	struct esandbox			*sb;
 
 	if (envd_conf == NULL)
-		fatalx("%s: request before any config", __func__);
+		return (-1);
 	switch (imsg_get_type(imsg)) {
 	case IMSG_ENV_SANDBOX:
 		sm = IMSG_PAYLOAD(imsg, struct env_sandbox);
@@ -126,13 +144,20 @@ envd_dispatch_main(struct imsg *imsg)
 		if ((sb = envd_find(am->id)) != NULL)
 			broker_abort(sb, am);
 		break;
-	case IMSG_ENV_RESET:
-		envd_reset();
-		break;
 	default:
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * A channel to runnerd made or gone: runnerd restarted (its sandboxes
+ * died with it) or is about to tell us of every live one again.
+ */
+static void
+envd_runnerd_changed(enum msg_prog peer)
+{
+	envd_reset();
 }
 
 static void
@@ -175,7 +200,9 @@ static const struct child_ops envd_ops = {
 	.preinit = envd_preinit,
 	.conf_apply = envd_conf_apply,
 	.shutdown = envd_shutdown,
-	.dispatch_main = envd_dispatch_main,
+	.dispatch_peer = envd_dispatch_runnerd,
+	.peer_up = envd_runnerd_changed,
+	.peer_down = envd_runnerd_changed,
 };
 
 int

@@ -73,6 +73,7 @@ extern struct esandbox_tree	 esandboxes;
 /* envd.c */
 struct esandbox	*envd_sandbox(const char *, const char *, const char *);
 void		 envd_send(uint32_t, int, const void *, size_t);
+void		 envd_send_master(uint32_t, const void *, size_t);
 
 /* env_build.c: the environment of one exec, sent as chunks and READY. */
 void	 env_snapshot(char **);

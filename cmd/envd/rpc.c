@@ -184,7 +184,7 @@ rpc_health(struct bconn *c, json_t *id)
 		*last = now;
 		memset(&h, 0, sizeof(h));
 		strlcpy(h.id, c->sb->id, sizeof(h.id));
-		envd_send(IMSG_ENV_HEALTH, -1, &h, sizeof(h));
+		envd_send_master(IMSG_ENV_HEALTH, &h, sizeof(h));
 	}
 	if (id != NULL)
 		rpc_reply(c, json_pack("{s:s, s:O, s:{s:b}}", "jsonrpc", "2.0",

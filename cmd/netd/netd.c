@@ -94,10 +94,25 @@ netd_stop_all(struct imsg *imsg)
 static int
 netd_dispatch_main(struct imsg *imsg)
 {
-	if (imsg_get_type(imsg) == IMSG_NET_STOP)
+	switch (imsg_get_type(imsg)) {
+	case IMSG_NET_STOP:
 		netd_stop_all(imsg);
+		break;
+	case IMSG_DNS_CHANNEL:
+		dnsch_open(imsg_get_fd(imsg));
+		break;
+	default:
+		return (-1);
+	}
+	return (0);
+}
+
+/* runnerd's requests, on our channel to it (lib/peerch.c). */
+static int
+netd_dispatch_peer(enum msg_prog peer, struct imsg *imsg)
+{
 	if (netd_conf == NULL)
-		fatalx("%s: request before any config", __func__);
+		return (-1);
 	return (serve_dispatch(imsg));
 }
 
@@ -117,6 +132,7 @@ static const struct child_ops netd_ops = {
 	.conf_apply = netd_conf_apply,
 	.without = nft_without,
 	.dispatch_main = netd_dispatch_main,
+	.dispatch_peer = netd_dispatch_peer,
 };
 
 int

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "msgtab.h"
 #include "net_msg.h"
+#include "peerch.h"
 #include "serve.h"
 
 #define SERVE_REAP_MS		200	/* after the first down, or a veth */
@@ -114,9 +115,19 @@ serve_conf(struct netd *n, struct sandboxd_conf *c)
 	conf = c;
 }
 
+/*
+ * runnerd's answers on our channel to it (none: runnerd is gone or
+ * about to sync us anew, nobody waits); a client's through the master.
+ */
 static void
 serve_send(uint32_t type, uint32_t peerid, const void *data, size_t len)
 {
+	if (type == IMSG_NET_READY) {
+		if (peerch_send(MSG_RUNNERD, type, peerid, -1, data, len) ==
+		    -1 && errno != EAGAIN)
+			fatal("%s", __func__);
+		return;
+	}
 	if (imsgev_compose(child_iev_main(), type, peerid, 0, -1, data,
 	    len) == -1)
 		fatal("%s", __func__);
@@ -522,9 +533,9 @@ serve_show(const struct net_id *m, uint32_t peerid)
 }
 
 /*
- * Checked against the table (lib/msgtab.c) by child.c first.  Only
- * the hop of a setup is netd's to check: every unprepared one comes
- * with an fd here, a tap's being the master's /dev/net/tun.
+ * From runnerd on our channel, checked against the table (lib/msgtab.c)
+ * by peerch.c first: every unprepared setup comes with an fd, a tap's
+ * being the master's /dev/net/tun that runnerd passes on.
  */
 int
 serve_dispatch(struct imsg *imsg)
@@ -537,7 +548,7 @@ serve_dispatch(struct imsg *imsg)
 	case IMSG_NET_SETUP:
 		setup = IMSG_PAYLOAD(imsg, struct net_setup);
 		if ((imsg->fd == -1) != (setup->prepared != 0))
-			fatalx("%s: setup with the wrong fd", __func__);
+			return (-1);
 		serve_setup(setup, imsg_get_fd(imsg));
 		break;
 	case IMSG_NET_PREPARE:
@@ -554,9 +565,6 @@ serve_dispatch(struct imsg *imsg)
 		break;
 	case IMSG_NET_SYNC:
 		serve_sync(IMSG_PAYLOAD(imsg, struct net_sync));
-		break;
-	case IMSG_DNS_CHANNEL:
-		dnsch_open(imsg_get_fd(imsg));
 		break;
 	case IMSG_NET_SYNC_END:
 		serve_sync_end();

@@ -624,7 +624,9 @@ exec_env_timeout(int fd, short event, void *arg)
 {
 	struct rexec	*e = arg;
 
-	if (e->env->ready && e->rs->state == RS_BUILDING)
+	if (e->env->no_envd)
+		exec_fail(e, EAGAIN, "envd is not running; try again");
+	else if (e->env->ready && e->rs->state == RS_BUILDING)
 		exec_fail(e, ETIMEDOUT, "the sandbox's pid 1 did not finish "
 		    "building it in time");
 	else if (e->env->ready)
@@ -900,7 +902,11 @@ exec_env_request(struct rexec *e, const char *policy)
 	m->envc = req->envc;
 	m->env_len = req->args_len - (p - req->args);
 	memcpy(m->env, p, m->env_len);
-	runnerd_env_send(IMSG_ENV_BUILD, -1, m, sizeof(*m));
+	/* No channel to envd: the exec fails from the event loop. */
+	if (runnerd_env_send(IMSG_ENV_BUILD, -1, m, sizeof(*m)) == -1) {
+		e->env->no_envd = 1;
+		tv.tv_sec = tv.tv_usec = 0;
+	}
 	runnerd_flush();
 	free(m);
 	evtimer_set(&e->env->ev_wait, exec_env_timeout, e);
@@ -958,7 +964,11 @@ exec_env_cached(struct rexec *e, const char *policy)
 	strlcpy(m.id, e->rs->sb.id, sizeof(m.id));
 	strlcpy(m.policy, policy, sizeof(m.policy));
 	m.exec_id = e->id;
-	runnerd_env_send(IMSG_ENV_BROKER, sp[0], &m, sizeof(m));
+	/* No envd channel: the exec asks envd, and hears it is away. */
+	if (runnerd_env_send(IMSG_ENV_BROKER, sp[0], &m, sizeof(m)) == -1) {
+		close(sp[1]);
+		return (-1);
+	}
 	log_debug("%s: sandbox %s exec %u: the environment of policy %s "
 	    "from the cache", __func__, e->rs->sb.id, e->id, policy);
 	if ((e->env->buf = malloc(len)) == NULL)

@@ -15,9 +15,11 @@
 
 #include "child.h"
 #include "log.h"
+#include "msgtab.h"
+#include "peerch.h"
 #include "runnerd.h"
 
-/* Between IMSG_NET_UP and IMSG_NET_DOWN. */
+/* While we have a channel to netd (net_up to net_down). */
 static int	 net_available;
 
 /*
@@ -83,13 +85,25 @@ net_spare_forget(struct net_spare *sp)
 	sp->id[0] = '\0';
 }
 
-static void
+static void	 net_tun_ask(struct rsandbox *);
+
+/*
+ * To netd or dnspind on our channel to it.  Without one nothing is
+ * lost: a new channel brings net_up (netd resynced; net_available is 0
+ * until then, and what waited for an answer failed in net_down) or
+ * net_dns_up (every networked sandbox announced).  -1 if it did not go.
+ */
+static int
 net_send(uint32_t type, uint32_t peerid, int fd, const void *data,
     size_t len)
 {
-	if (imsgev_compose(child_iev_main(), type, peerid, 0, fd, data,
-	    len) == -1)
-		log_warn("%s", __func__);
+	enum msg_prog	 to = msg_receiver(msg_row(type));
+
+	if (peerch_send(to, type, peerid, fd, data, len) == 0)
+		return (0);
+	if (errno != EAGAIN)
+		log_warn("%s: %s", __func__, msg_name(type));
+	return (-1);
 }
 
 /* Does any policy give a network? */
@@ -324,12 +338,59 @@ net_begin(struct rsandbox *rs, const struct sbx_create_req *req,
 	m.tap = req->tap;
 	m.tap_uid = req->tap_uid;
 	m.carry_pins = req->restart && req->service[0] != '\0' && !req->tap;
-	net_send(IMSG_NET_SETUP, 0, rtnl, &m, sizeof(m));
+	if (m.tap && !m.prepared)
+		net_tun_ask(rs);	/* NET_SETUP goes with the tun */
+	else
+		(void)net_send(IMSG_NET_SETUP, 0, rtnl, &m, sizeof(m));
 	runnerd_flush();
 	rs->net = RNET_PENDING;
 	rs->tap = req->tap;
 	rs->tap_uid = req->tap_uid;
 	return (0);
+}
+
+/* A tap's /dev/net/tun comes from the master: net_tun. */
+static void
+net_tun_ask(struct rsandbox *rs)
+{
+	struct net_id	 m;
+
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.corr, rs->corr, sizeof(m.corr));
+	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	if (imsgev_compose(child_iev_main(), IMSG_NET_TUN_OPEN, 0, 0, -1, &m,
+	    sizeof(m)) == -1)
+		log_warn("%s", __func__);
+}
+
+/*
+ * The master's answer: the tap's setup goes to netd with the tun, if
+ * the sandbox still waits for it; or the sandbox hears why not.
+ */
+void
+net_tun(const struct net_ready *r, int tun)
+{
+	struct rsandbox		*rs;
+	struct net_setup	 m;
+
+	if ((rs = runnerd_find(r->id)) == NULL || rs->net != RNET_PENDING ||
+	    !rs->tap) {
+		if (tun != -1)
+			close(tun);
+		return;
+	}
+	if (r->error != 0) {
+		net_ready(r);
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	strlcpy(m.corr, rs->corr, sizeof(m.corr));
+	strlcpy(m.id, rs->sb.id, sizeof(m.id));
+	strlcpy(m.policy, rs->sb.policy.name, sizeof(m.policy));
+	m.tap = 1;
+	m.tap_uid = rs->tap_uid;
+	(void)net_send(IMSG_NET_SETUP, 0, tun, &m, sizeof(m));
+	runnerd_flush();
 }
 
 /* Tell dnspind whose queries come from the sandbox's addresses. */
@@ -478,6 +539,5 @@ net_show(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
-	net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m));
-	return (0);
+	return (net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m)));
 }

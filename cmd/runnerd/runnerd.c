@@ -1,6 +1,7 @@
 /*
  * runnerd: creates sandboxes and runs commands in them.  Stays uid 0
- * with a bounded capability set; talks to the master on fd 3.  Every
+ * with a bounded capability set; talks to the master on fd 3 and to
+ * envd, netd and dnspind on channels of their own (lib/peerch.c).  Every
  * request is checked again here, whatever the master checked.
  */
 #include <sys/types.h>
@@ -22,6 +23,7 @@
 #include "net_msg.h"
 #include "log.h"
 #include "msgtab.h"
+#include "peerch.h"
 #include "runnerd.h"
 #include "sbx_msg.h"
 #include "workspace.h"
@@ -177,13 +179,19 @@ runnerd_build(struct rsandbox *rs, struct conf_policy *pol, int netns,
 	return (rc);
 }
 
-/* To envd, through the master; envd may be down, which is not fatal. */
-void
+/*
+ * To envd on our channel; -1 if there is none (the caller fails what
+ * waits for an answer; sandboxes are announced again when a new
+ * channel comes, runnerd_peer_up).
+ */
+int
 runnerd_env_send(uint32_t type, int fd, const void *data, size_t len)
 {
-	if (imsgev_compose(child_iev_main(), type, 0, 0, fd, data,
-	    len) == -1)
+	if (peerch_send(MSG_ENVD, type, 0, fd, data, len) == 0)
+		return (0);
+	if (errno != EAGAIN)
 		log_warn("%s", __func__);
+	return (-1);
 }
 
 /*
@@ -202,11 +210,14 @@ runnerd_flush(void)
 	while ((before = imsg_queued(ibuf)) > 0) {
 		if (imsg_write(ibuf) == -1) {
 			log_warn("%s", __func__);
-			return;
+			break;
 		}
 		if (imsg_queued(ibuf) == before)
-			return;		/* full, or only part of one went */
+			break;		/* full, or only part of one went */
 	}
+	peerch_flush(MSG_ENVD);
+	peerch_flush(MSG_NETD);
+	peerch_flush(MSG_DNSPIND);
 }
 
 /* Tell envd of a sandbox (with a copy of its broker socket) or its end. */
@@ -1031,8 +1042,8 @@ runnerd_dispatch_services(struct imsg *imsg)
 	svcws_services(IMSG_PAYLOAD(imsg, struct run_services));
 }
 
-/* envd's answers, relayed and checked by the master; checked again. */
-static void
+/* envd's answers on our channel, checked against the table. */
+static int
 runnerd_dispatch_env(struct imsg *imsg)
 {
 	struct env_chunk_hdr	*h;
@@ -1046,31 +1057,24 @@ runnerd_dispatch_env(struct imsg *imsg)
 		exec_env_ready(IMSG_PAYLOAD(imsg, struct env_ready),
 		    imsg_get_fd(imsg));
 		break;
-	case IMSG_ENV_UP:
-		runnerd_env_up();
-		break;
-	case IMSG_ENV_DOWN:
-		exec_env_down();
-		break;
+	default:
+		return (-1);
 	}
+	return (0);
 }
 
-/* netd's answers, relayed and checked by the master; checked again. */
-static void
+/* netd's answers on our channel, checked against the table. */
+static int
 runnerd_dispatch_net(struct imsg *imsg)
 {
 	switch (imsg_get_type(imsg)) {
 	case IMSG_NET_READY:
 		net_ready(IMSG_PAYLOAD(imsg, struct net_ready));
 		break;
-	case IMSG_NET_UP:
-	case IMSG_NET_DOWN:
-		if (imsg_get_type(imsg) == IMSG_NET_UP)
-			net_up();
-		else
-			net_down();
-		break;
+	default:
+		return (-1);
 	}
+	return (0);
 }
 
 static int
@@ -1127,24 +1131,65 @@ runnerd_dispatch_main(struct imsg *imsg)
 	case IMSG_RUN_SERVICES:
 		runnerd_dispatch_services(imsg);
 		break;
-	case IMSG_ENV_CHUNK:
-	case IMSG_ENV_READY:
-	case IMSG_ENV_UP:
-	case IMSG_ENV_DOWN:
-		runnerd_dispatch_env(imsg);
-		break;
-	case IMSG_NET_READY:
-	case IMSG_NET_UP:
-	case IMSG_NET_DOWN:
-		runnerd_dispatch_net(imsg);
-		break;
-	case IMSG_DNS_UP:
-		net_dns_up();
+	case IMSG_NET_TUN:
+		net_tun(IMSG_PAYLOAD(imsg, struct net_ready),
+		    imsg_get_fd(imsg));
 		break;
 	default:
 		return (-1);
 	}
 	return (0);
+}
+
+/* From another child, on our channel to it (lib/peerch.c). */
+static int
+runnerd_dispatch_peer(enum msg_prog peer, struct imsg *imsg)
+{
+	if (runnerd_conf == NULL)
+		return (-1);
+	switch (peer) {
+	case MSG_ENVD:
+		return (runnerd_dispatch_env(imsg));
+	case MSG_NETD:
+		return (runnerd_dispatch_net(imsg));
+	default:
+		return (-1);
+	}
+}
+
+/* A new channel: the peer (new, or resynced) hears what it must know. */
+static void
+runnerd_peer_up(enum msg_prog peer)
+{
+	switch (peer) {
+	case MSG_ENVD:
+		runnerd_env_up();
+		break;
+	case MSG_NETD:
+		net_up();
+		break;
+	case MSG_DNSPIND:
+		net_dns_up();
+		break;
+	default:
+		break;
+	}
+}
+
+/* A channel gone: what waits for an answer on it fails now. */
+static void
+runnerd_peer_down(enum msg_prog peer)
+{
+	switch (peer) {
+	case MSG_ENVD:
+		exec_env_down();
+		break;
+	case MSG_NETD:
+		net_down();
+		break;
+	default:
+		break;
+	}
 }
 
 static void
@@ -1234,6 +1279,9 @@ static const struct child_ops runnerd_ops = {
 	.shutdown = runnerd_shutdown,
 	.conf_apply = runnerd_conf_apply,
 	.dispatch_main = runnerd_dispatch_main,
+	.dispatch_peer = runnerd_dispatch_peer,
+	.peer_up = runnerd_peer_up,
+	.peer_down = runnerd_peer_down,
 	.load = runnerd_load,
 };
 

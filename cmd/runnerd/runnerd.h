@@ -54,6 +54,7 @@ struct rexec_env {
 	struct event		 ev_wait;
 	int			 ready;		/* waits for the network */
 	int			 broker;	/* its channel end until then */
+	int			 no_envd;	/* not sent: fails at once */
 };
 
 struct rexec {
@@ -215,7 +216,7 @@ void	 runnerd_id_freed(const char *);
 int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
-void	 runnerd_env_send(uint32_t, int, const void *, size_t);
+int	 runnerd_env_send(uint32_t, int, const void *, size_t);
 void	 runnerd_flush(void);
 
 void	 runnerd_net_ready(struct rsandbox *, int, const char *);
@@ -265,6 +266,7 @@ int	 net_begin(struct rsandbox *, const struct sbx_create_req *,
 	    const struct policy_msg *, int *, char *, size_t);
 void	 net_end(struct rsandbox *);
 void	 net_ready(const struct net_ready *);
+void	 net_tun(const struct net_ready *, int);
 void	 net_up(void);
 void	 net_down(void);
 int	 net_show(struct rsandbox *, uint32_t, const char *);

@@ -161,13 +161,7 @@ child_exited(struct child *c, int status)
 	if (c->id == PROC_RUNNERD) {
 		services_runnerd_gone();
 		control_runnerd_gone();
-		/* Its sandboxes died with it: envd forgets them. */
-		children_send(PROC_ENVD, IMSG_ENV_RESET, -1, NULL, 0);
 	}
-	if (c->id == PROC_ENVD)
-		children_send(PROC_RUNNERD, IMSG_ENV_DOWN, -1, NULL, 0);
-	if (c->id == PROC_NETD)
-		children_send(PROC_RUNNERD, IMSG_NET_DOWN, -1, NULL, 0);
 	if (sbx->shutting_down)
 		return;
 	c->restarts++;
@@ -201,6 +195,17 @@ child_misbehaved(struct child *c, const char *why)
 	child_close_channel(c);
 	if (c->pid > 0)
 		kill(c->pid, SIGKILL);
+}
+
+/* peer closed its channel to id for a message that broke the table. */
+void
+children_peer_misbehaved(enum proc_id id, enum msg_prog peer)
+{
+	char	 why[64];
+
+	snprintf(why, sizeof(why), "a bad message to %s",
+	    msg_prog_name(peer));
+	child_misbehaved(&sbx->children[id], why);
 }
 
 /* To a running child; the fd is closed whatever happens. */
@@ -243,29 +248,11 @@ children_send_peer(enum proc_id id, uint32_t type, uint32_t peerid, int fd,
 	return (imsgev_compose(&c->iev, type, peerid, 0, fd, data, len));
 }
 
-static enum proc_id
-child_of(enum msg_prog p)
-{
-	switch (p) {
-	case MSG_NETD:
-		return (PROC_NETD);
-	case MSG_ENVD:
-		return (PROC_ENVD);
-	case MSG_RUNNERD:
-		return (PROC_RUNNERD);
-	case MSG_DNSPIND:
-		return (PROC_DNSPIND);
-	default:
-		fatalx("%s: %s is not a child", __func__, msg_prog_name(p));
-	}
-}
-
 /*
  * A checked message from a child for another program: a reply goes to
- * the control client (or service) its peerid names; netd's and envd's
- * requests get the master's part (relay_net.c, relay_env.c); the rest
- * as is.  A row with several receivers is not relayed: the table names
- * one for each message a child sends on (msgtab.t holds it to that).
+ * the control client (or service) its peerid names.  Children talk to
+ * each other on channels of their own (channels.c): the master relays
+ * only to the control clients.
  * Only runnerd answers a service's requests: another child's reply
  * with a service's peerid is dropped, lest it end an instance.
  */
@@ -273,34 +260,22 @@ static int
 child_relay(const struct msg_row *r, enum msg_prog from, struct imsg *imsg)
 {
 	uint32_t	 peerid = imsg_get_peerid(imsg);
-	enum msg_prog	 to = msg_receiver(r);
 
-	if (to == 0) {
-		log_warnx("%s: %s from %s: no single receiver", __func__,
+	if (msg_receiver(r) != MSG_CTL) {
+		log_warnx("%s: %s from %s: not for a client", __func__,
 		    msg_name(r->type), msg_prog_name(from));
 		return (-1);
 	}
-	if (to == MSG_CTL) {
-		if (peerid >= SVC_PEER_BASE) {
-			if (from != MSG_RUNNERD) {
-				log_warnx("%s: %s from %s for a service",
-				    __func__, msg_name(r->type),
-				    msg_prog_name(from));
-				return (-1);
-			}
-			services_reply(peerid, r->type, imsg->data,
-			    imsg_get_len(imsg));
-		} else
-			control_relay(peerid, r->type, imsg->data,
-			    imsg_get_len(imsg));
+	if (peerid < SVC_PEER_BASE) {
+		control_relay(peerid, r->type, imsg->data, imsg_get_len(imsg));
 		return (0);
 	}
-	if (to == MSG_NETD)
-		return (relay_net(imsg));
-	if (to == MSG_ENVD)
-		return (relay_env(imsg));
-	(void)children_send_peer(child_of(to), r->type, peerid,
-	    imsg_get_fd(imsg), imsg->data, imsg_get_len(imsg));
+	if (from != MSG_RUNNERD) {
+		log_warnx("%s: %s from %s for a service", __func__,
+		    msg_name(r->type), msg_prog_name(from));
+		return (-1);
+	}
+	services_reply(peerid, r->type, imsg->data, imsg_get_len(imsg));
 	return (0);
 }
 
@@ -328,26 +303,11 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 	case IMSG_PROC_READY:
 		c->state = PROC_STATE_RUNNING;
 		log_info("%s ready, pid %d", c->spec->name, (int)c->pid);
-		/* runnerd tells a new envd of every sandbox it has. */
-		if (c->id == PROC_ENVD)
-			children_send(PROC_RUNNERD, IMSG_ENV_UP, -1, NULL, 0);
-		/*
-		 * With both netd and runnerd there, runnerd tells netd
-		 * which sandboxes are live; netd removes the rest.
-		 */
-		if ((c->id == PROC_NETD && children_running(PROC_RUNNERD)) ||
-		    (c->id == PROC_RUNNERD && children_running(PROC_NETD)))
-			children_send(PROC_RUNNERD, IMSG_NET_UP, -1, NULL, 0);
 		/* A new dnspind: its sockets, then every sandbox. */
 		if (c->id == PROC_DNSPIND)
 			resolver_send();
-		/* A new netd or dnspind: their channel, made again. */
-		if (c->id == PROC_NETD || c->id == PROC_DNSPIND)
-			relay_dns_channel();
-		if ((c->id == PROC_DNSPIND &&
-		    children_running(PROC_RUNNERD)) ||
-		    (c->id == PROC_RUNNERD && children_running(PROC_DNSPIND)))
-			children_send(PROC_RUNNERD, IMSG_DNS_UP, -1, NULL, 0);
+		/* Its channels to the others, made again: they resync. */
+		channels_make(c->id);
 		if (c->id == PROC_RUNNERD)
 			services_runnerd_up();
 		/* With everyone there, services that wait start. */
@@ -363,10 +323,18 @@ child_dispatch_imsg(struct child *c, struct imsg *imsg)
 		notify_children();
 		break;
 	case IMSG_NET_HOSTFW:
-		relay_net_hostfw(imsg);
+		/* The host's other filters, for sandboxctl status. */
+		sbx->hostfw = *IMSG_PAYLOAD(imsg, struct net_hostfw);
+		break;
+	case IMSG_NET_TUN_OPEN:
+		tun_open(imsg);
 		break;
 	case IMSG_ENV_HEALTH:
-		relay_env_health(imsg);
+		/* A sandbox said it is alive: for the watchdog. */
+		services_health(IMSG_PAYLOAD(imsg, struct env_health)->id);
+		break;
+	case IMSG_PEER_DROPPED:
+		channels_dropped(c->id, imsg);
 		break;
 	default:
 		log_warnx("%s: %s from %s: no handler", __func__, r->name,

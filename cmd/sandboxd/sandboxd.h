@@ -8,6 +8,7 @@
 
 #include "conf.h"
 #include "imsgev.h"
+#include "msgtab.h"
 #include "proc.h"
 #include "sandboxd_imsg.h"
 
@@ -112,22 +113,19 @@ int	 children_send_runnerd(uint32_t, uint32_t, int, const void *, size_t);
 int	 children_send_peer(enum proc_id, uint32_t, uint32_t, int,
 	    const void *, size_t);
 int	 children_running(enum proc_id);
+void	 children_peer_misbehaved(enum proc_id, enum msg_prog);
 
-/* relay_env.c */
-int	 relay_env(struct imsg *);
-void	 relay_env_health(struct imsg *);
-
-/* relay_dns.c */
-void	 relay_dns_channel(void);
+/* channels.c */
+void	 channels_make(enum proc_id);
+void	 channels_dropped(enum proc_id, struct imsg *);
 
 /* resolver.c */
 void	 resolver_open(const struct conf_global_msg *);
 void	 resolver_close(void);
 void	 resolver_send(void);
 
-/* relay_net.c */
-int	 relay_net(struct imsg *);
-void	 relay_net_hostfw(struct imsg *);
+/* tun.c */
+void	 tun_open(struct imsg *);
 
 /* control.c */
 int	 control_init(const char *, const char *);

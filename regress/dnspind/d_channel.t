@@ -3,7 +3,11 @@
 # master makes and gives both, made again when either restarts.  netd
 # killed mid-traffic: no answer waits for it (those whose acks died
 # with it fail at once, SERVFAIL, not after the 2s pin wait), and once
-# it is back pins work again; the same after dnspind is killed.
+# it is back pins work again; the same after dnspind is killed.  Then
+# each child in turn, netd, envd, runnerd and dnspind, is killed: its
+# restart makes new channels to each of its peers (lib/peerch.c) and
+# they resync, so that a networked run with -e whose names are pinned
+# works after each.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
@@ -109,5 +113,30 @@ check "netd saw its old channel go" \
 out=$(ctl run -p many -- python3 -c "$DIALPY" 3000 20 2>&1)
 is "$out" "connected 20 failed 0" \
     "after dnspind's restart: 20 more pinned and dialled"
+
+# A run that needs every channel: its -e (runnerd-envd), its network
+# (runnerd-netd), its names answered (runnerd-dnspind: whose queries)
+# and pinned (dnspind-netd).  "FIRST TAG".
+ENVPY='import os; print(os.environ.get("RESYNC"))'
+full_run() {
+	ctl run -p many -e "RESYNC=$2" -- python3 -c "$ENVPY
+$DIALPY" "$1" 5 2>&1
+}
+k=4000
+for p in netd envd runnerd dnspind; do
+	old=$(child_field $p pid)
+	kill -KILL "$old"
+	check "$p is restarted" wait_for 15 restarted $p "$old"
+	out=$(full_run $k "after-$p")
+	is "$out" "after-$p
+connected 5 failed 0" \
+	    "after $p's restart: its -e, network and 5 pinned names work"
+	k=$((k + 100))
+done
+# At start, after each of netd's two restarts and after runnerd's.
+check "runnerd synced netd on each new channel between them" \
+    [ "$(grep -c 'netd is up: told it of' "$LOG")" -ge 4 ]
+check "no channel was dropped for a bad message" \
+    sh -c "! grep -q 'peerch_drop' '$LOG'"
 
 plan $tap_n

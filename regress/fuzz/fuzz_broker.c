@@ -37,11 +37,11 @@ RB_GENERATE(esandbox_tree, esandbox, entry, esandbox_cmp);
 
 /* health goes to the master; here it must at least be well formed. */
 void
-envd_send(uint32_t type, int fd, const void *data, size_t len)
+envd_send_master(uint32_t type, const void *data, size_t len)
 {
 	const struct env_health	*h = data;
 
-	if (type != IMSG_ENV_HEALTH || fd != -1 || len != sizeof(*h) ||
+	if (type != IMSG_ENV_HEALTH || len != sizeof(*h) ||
 	    memchr(h->id, '\0', sizeof(h->id)) == NULL)
 		abort();
 }

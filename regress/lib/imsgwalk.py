@@ -11,7 +11,10 @@ peerid P [fd-passed]"), between two marker lines if given, and prints:
     took, with the processes it crosses;
   - the totals.
 A control client (sandboxctl) traces nothing itself: the master's
-channels that lead to no child are taken for the client's.
+channels that lead to no child are taken for the client's.  Children
+trace their direct channels to each other (lib/peerch.c, the pin
+channel) as they do their channel to the master: a send in one child
+matched by a receive in another is one hop, with no master between.
 """
 import os
 import re
@@ -130,12 +133,14 @@ def main():
             " (+fd)" if m[0][0]["fdp"] else ""))
     via = sum(1 for m in msgs if any(h[0]["proc"] == MASTER for h in m)
               and m[0][0]["proc"] != MASTER)
+    direct = sum(1 for m in msgs if len(m) == 1 and
+                 MASTER not in (m[0][0]["proc"], m[0][1]["proc"]))
     print("messages %d, hops %d, relayed by the master %d, "
-          "from or to the master itself %d" % (
+          "from or to the master itself %d, direct between children %d" % (
               len(msgs), len(hops), via,
               sum(1 for m in msgs if MASTER in (m[0][0]["proc"],
                                                 m[-1][1]["proc"])
-                  and len(m) == 1)))
+                  and len(m) == 1), direct))
 
 
 if __name__ == "__main__":

@@ -113,6 +113,9 @@ t_check(void)
 	struct env_ready	 er;
 	struct dns_pin_req	*pin;
 	struct ctl_result	 res;
+	struct peer_channel	 pc;
+	struct net_ready	 nr;
+	struct net_setup	 ns;
 	int			 fds[2];
 
 	if (pipe(fds) == -1)
@@ -136,14 +139,73 @@ t_check(void)
 	memset(&er, 0, sizeof(er));
 	strlcpy(er.id, "0123456789abcdef", sizeof(er.id));
 	er.exec_id = 1;
-	expect(1, "env ready from envd, relayed", MSG_MASTER, MSG_ENVD,
-	    IMSG_ENV_READY, &er, sizeof(er), fds[0]);
-	expect(1, "env ready at runnerd from the master", MSG_RUNNERD,
+	expect(1, "env ready from envd on its channel", MSG_RUNNERD,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready to the master (direct channel)", MSG_MASTER,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready at runnerd from the master", MSG_RUNNERD,
 	    MSG_MASTER, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
 	expect(0, "successful env ready without its channel", MSG_RUNNERD,
-	    MSG_MASTER, IMSG_ENV_READY, &er, sizeof(er), -1);
-	expect(0, "env ready at envd", MSG_ENVD, MSG_MASTER,
+	    MSG_ENVD, IMSG_ENV_READY, &er, sizeof(er), -1);
+	expect(0, "env ready at envd", MSG_ENVD, MSG_RUNNERD,
 	    IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "env ready from netd (no such channel)", MSG_RUNNERD,
+	    MSG_NETD, IMSG_ENV_READY, &er, sizeof(er), fds[0]);
+	expect(0, "a health report on the runnerd channel", MSG_RUNNERD,
+	    MSG_ENVD, IMSG_ENV_HEALTH, &er, sizeof(struct env_health), -1);
+
+	memset(&nr, 0, sizeof(nr));
+	strlcpy(nr.id, "0123456789abcdef", sizeof(nr.id));
+	expect(1, "a tun from the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), fds[0]);
+	expect(0, "a tun without its fd", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), -1);
+	expect(0, "a tun from netd", MSG_RUNNERD, MSG_NETD,
+	    IMSG_NET_TUN, &nr, sizeof(nr), fds[0]);
+	nr.error = 13;
+	strlcpy(nr.msg, "denied", sizeof(nr.msg));
+	expect(1, "no tun, and why", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_TUN, &nr, sizeof(nr), -1);
+	expect(0, "net ready through the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_NET_READY, &nr, sizeof(nr), -1);
+	expect(1, "net ready on the netd channel", MSG_RUNNERD, MSG_NETD,
+	    IMSG_NET_READY, &nr, sizeof(nr), -1);
+	memset(&ns, 0, sizeof(ns));
+	strlcpy(ns.id, "0123456789abcdef", sizeof(ns.id));
+	strlcpy(ns.policy, "net", sizeof(ns.policy));
+	ns.tap = 1;
+	expect(0, "a tap's setup without its tun", MSG_NETD, MSG_RUNNERD,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), -1);
+	expect(1, "a tap's setup with its tun", MSG_NETD, MSG_RUNNERD,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), fds[0]);
+	expect(0, "a setup through the master", MSG_NETD, MSG_MASTER,
+	    IMSG_NET_SETUP, &ns, sizeof(ns), fds[0]);
+
+	memset(&pc, 0, sizeof(pc));
+	pc.peer = MSG_ENVD;
+	expect(1, "a channel end to envd's peer", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	expect(0, "a channel end without its fd", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), -1);
+	pc.peer = MSG_ENVD | MSG_NETD;
+	expect(0, "a channel to two peers", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	pc.peer = MSG_MASTER;
+	expect(0, "a channel to the master", MSG_RUNNERD, MSG_MASTER,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	pc.peer = MSG_ENVD;
+	expect(0, "a channel end from envd", MSG_RUNNERD, MSG_ENVD,
+	    IMSG_PEER_CHANNEL, &pc, sizeof(pc), fds[0]);
+	ok(msg_channel(MSG_RUNNERD, MSG_ENVD) &&
+	    msg_peer_channel(MSG_RUNNERD, MSG_ENVD) &&
+	    !msg_peer_channel(MSG_NETD, MSG_DNSPIND) &&
+	    !msg_channel(MSG_ENVD, MSG_NETD) &&
+	    !msg_peer_channel(MSG_MASTER, MSG_ENVD),
+	    "the channels between children", NULL);
+	ok(msg_fds_from(MSG_RUNNERD, MSG_ENVD) &&
+	    msg_fds_from(MSG_ENVD, MSG_RUNNERD) &&
+	    !msg_fds_from(MSG_NETD, MSG_DNSPIND),
+	    "fds on a channel only where a row passes one", NULL);
 
 	if ((pin = calloc(1, sizeof(*pin))) == NULL)
 		exit(1);
@@ -180,6 +242,43 @@ t_check(void)
 	close(fds[1]);
 }
 
+/* Every row from one child to another has a channel of their own. */
+static int
+t_children_direct(void)
+{
+	const struct msg_row	*r;
+	unsigned int		 a, b;
+	size_t			 i;
+	int			 good = 1;
+
+	for (i = 0; i < msg_table_len; i++) {
+		r = &msg_table[i];
+		for (a = MSG_NETD; a <= MSG_DNSPIND; a <<= 1)
+			for (b = MSG_NETD; b <= MSG_DNSPIND; b <<= 1)
+				if ((r->from & a) && (r->to & b) &&
+				    !msg_channel(a, b)) {
+					printf("# %s: %s to %s through the "
+					    "master\n", r->name,
+					    msg_prog_name(a), msg_prog_name(b));
+					good = 0;
+				}
+	}
+	return (good);
+}
+
+static int
+master_touches(const struct msg_row *r)
+{
+	unsigned int	 bit;
+
+	if ((r->from | r->to) & MSG_MASTER)
+		return (1);
+	for (bit = 1; bit <= MSG_DNSPIND; bit <<= 1)
+		if ((r->from & bit) && msg_relayed(r, bit))
+			return (1);
+	return (0);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -200,7 +299,16 @@ main(int argc, char *argv[])
 					    msg_prog_name(bit));
 		return (0);
 	}
+	/* The types the master sends, takes or relays: lib/README counts. */
+	if (argc > 1 && strcmp(argv[1], "-m") == 0) {
+		for (i = 0; i < msg_table_len; i++)
+			if (master_touches(&msg_table[i]))
+				printf("%s\n", msg_table[i].name);
+		return (0);
+	}
 	t_table();
+	ok(t_children_direct(), "no message between two children passes "
+	    "the master", NULL);
 	t_check();
 	printf("1..%d\n", ntests);
 	return (nfailed != 0);
