@@ -5,8 +5,8 @@
  * they talk without it.  The receiving end checks every message
  * against the table as the master did when it relayed them: a peer
  * that sends a malformed or wrongly routed one loses its channel, and
- * the master hears of it (IMSG_PEER_DROPPED) and restarts that peer,
- * which makes a new channel and resyncs.  Nothing on a dead channel
+ * the master hears of it (IMSG_PEER_DROPPED) and makes the pair a new
+ * channel, on which both resync (cmd/sandboxd/channels.c).  Nothing on a dead channel
  * is lost quietly: down() fails what waited on it, up() resends what
  * the new peer must know.
  */

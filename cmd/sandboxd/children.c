@@ -197,17 +197,6 @@ child_misbehaved(struct child *c, const char *why)
 		kill(c->pid, SIGKILL);
 }
 
-/* peer closed its channel to id for a message that broke the table. */
-void
-children_peer_misbehaved(enum proc_id id, enum msg_prog peer)
-{
-	char	 why[64];
-
-	snprintf(why, sizeof(why), "a bad message to %s",
-	    msg_prog_name(peer));
-	child_misbehaved(&sbx->children[id], why);
-}
-
 /* To a running child; the fd is closed whatever happens. */
 int
 children_send(enum proc_id id, uint32_t type, int fd, const void *data,

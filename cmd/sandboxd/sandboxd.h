@@ -113,7 +113,6 @@ int	 children_send_runnerd(uint32_t, uint32_t, int, const void *, size_t);
 int	 children_send_peer(enum proc_id, uint32_t, uint32_t, int,
 	    const void *, size_t);
 int	 children_running(enum proc_id);
-void	 children_peer_misbehaved(enum proc_id, enum msg_prog);
 
 /* channels.c */
 void	 channels_make(enum proc_id);

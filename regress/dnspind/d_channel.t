@@ -7,7 +7,8 @@
 # each child in turn, netd, envd, runnerd and dnspind, is killed: its
 # restart makes new channels to each of its peers (lib/peerch.c) and
 # they resync, so that a networked run with -e whose names are pinned
-# works after each.
+# works after each.  Last, a bad message on runnerd's channel from
+# dnspind: the channel is dropped and made again, nobody restarted.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
@@ -138,5 +139,53 @@ check "runnerd synced netd on each new channel between them" \
     [ "$(grep -c 'netd is up: told it of' "$LOG")" -ge 4 ]
 check "no channel was dropped for a bad message" \
     sh -c "! grep -q 'peerch_drop' '$LOG'"
+
+# A bad message on a direct channel: a copy of dnspind's end of its
+# channel to runnerd (pidfd_getfd) writes runnerd an imsg of a type
+# that channel never carries.  runnerd drops the channel; the master
+# restarts neither (it cannot tell which end lies) and makes the pair a
+# new one, on which they resync.
+INJECTPY='
+import ctypes, os, re, struct, subprocess, sys
+dnspind, runnerd = int(sys.argv[1]), int(sys.argv[2])
+ss = subprocess.run(["ss", "-xpn"], capture_output=True, text=True).stdout
+ino = {}
+for l in ss.splitlines():
+    f = l.split()
+    if len(f) < 9 or not f[0].startswith("u_str"):
+        continue
+    for pid, fd in re.findall(r"pid=(\d+),fd=(\d+)", l):
+        ino[f[5]] = (int(pid), int(fd), f[7])
+ends = [(fd, peer) for (pid, fd, peer) in ino.values() if pid == dnspind
+    and peer in ino and ino[peer][0] == runnerd]
+if len(ends) != 1:
+    sys.exit("dnspind has %d channels to runnerd" % len(ends))
+libc = ctypes.CDLL(None, use_errno=True)
+pfd = os.pidfd_open(dnspind)
+fd = libc.syscall(438, pfd, ends[0][0], 0)
+if fd < 0:
+    sys.exit("pidfd_getfd: %s" % os.strerror(ctypes.get_errno()))
+os.write(fd, struct.pack("=IHHII", 0xfffe, 16, 0, 0, dnspind))
+print("written")
+'
+rpid=$(child_field runnerd pid)
+dpid=$(child_field dnspind pid)
+opened=$(grep -c "runnerd\[$rpid\]: peerch_open: a channel to dnspind" "$LOG")
+out=$(ip netns exec "$NS" python3 -c "$INJECTPY" "$dpid" "$rpid" 2>&1)
+is "$out" "written" "a bad message written on dnspind's channel to runnerd"
+check "runnerd dropped the channel" \
+    wait_for 5 grep -q 'peerch_drop.*dnspind' "$LOG"
+check "the master makes the pair a new channel, restarting neither" \
+    wait_for 5 grep -q 'dropped its channel to dnspind for a bad message' \
+    "$LOG"
+check "runnerd got a new channel to dnspind" wait_for 5 sh -c \
+    "[ \$(grep -c 'runnerd\[$rpid\]: peerch_open: a channel to dnspind' \
+    '$LOG') -gt $opened ]"
+is "$(child_field runnerd pid) $(child_field dnspind pid)" "$rpid $dpid" \
+    "runnerd and dnspind were not restarted on the other's word"
+out=$(full_run 5000 after-drop)
+is "$out" "after-drop
+connected 5 failed 0" \
+    "on the new channel: -e, network and 5 pinned names work"
 
 plan $tap_n
