@@ -274,6 +274,64 @@ naive_ruleset() {
 	ip netns exec "$D" nft -f "$T/naive.nft"
 }
 
+# The ruleset in front of dnsmasq that netd puts in front of dnspind,
+# in shape: the same hooks and chains, the same matches and lookups in
+# the same order, conntrack on.  A query from the client's interface
+# passes input (neighbour discovery, a jump to host: its own source
+# address or drop, block-all, established, DNS to the resolver; then
+# its counter by interface name) and the answer passes output (the
+# node subnet only behind our interfaces, neighbour discovery, a jump
+# to ingress: its own destination address or drop, block-all,
+# established).  Without it dnsmasq's packets cross no ruleset and
+# no conntrack, dnspind's both: a peer that measures the path, not the
+# resolver (dnsmasq_cache_bare_qps_4000 is that one).
+peer_ruleset() {
+	cat > "$T/peer.nft" <<-EOT
+	table inet peer {
+	set src4 { type ifname . ipv4_addr; elements = { "bd1" . 192.0.4.2 } }
+	set src6 { type ifname . ipv6_addr; }
+	set blocked { type ifname; }
+	set inbound { type ifname; }
+	counter bd1 { }
+	map counters { type ifname : counter; elements = { "bd1" : "bd1" } }
+	chain input {
+		type filter hook input priority 0;
+		iifname "bd1" icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 accept
+		iifname "bd1" icmpv6 type nd-neighbor-advert ip6 hoplimit 255 accept
+		iifname "bd1" jump host
+		iifname "bd1" counter name iifname map @counters
+	}
+	chain host {
+		meta nfproto ipv4 iifname . ip saddr != @src4 drop
+		meta nfproto ipv6 iifname . ip6 saddr != @src6 drop
+		iifname @blocked drop
+		ct state established,related return
+		meta nfproto ipv4 ip daddr $DMQ udp dport 53 return
+		meta nfproto ipv4 ip daddr $DMQ tcp dport 53 return
+		drop
+	}
+	chain output {
+		type filter hook output priority 0;
+		ip daddr 192.0.4.0/24 oifname != "bd1" oifname != "lo" drop
+		ip6 daddr fd00::/8 oifname != "bd1" oifname != "lo" drop
+		oifname "bd1" icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 accept
+		oifname "bd1" icmpv6 type nd-neighbor-advert ip6 hoplimit 255 accept
+		oifname "bd1" jump ingress
+	}
+	chain ingress {
+		meta nfproto ipv4 oifname . ip daddr != @src4 drop
+		meta nfproto ipv6 oifname . ip6 daddr != @src6 drop
+		oifname @blocked drop
+		ct state established,related return
+		oifname @inbound return
+		drop
+	}
+	}
+	EOT
+	ip netns exec "$D" nft flush ruleset &&
+	ip netns exec "$D" nft -f "$T/peer.nft"
+}
+
 # perf_start KEY: with DNS_BENCH_PERF=DIR, perf record -g of the master,
 # netd and dnspind for a dnspind run, into DIR/KEY.data; perf_wait.
 perf_start() {
@@ -480,11 +538,15 @@ answers $DMQ ip netns exec "$C" || exit 1
 CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwd2.pid")"
 measure dnsmasq2 $DMQ ip netns exec "$C"
 dnsmasq_stop fwd2
-# And with its cache on: the peer for repeat answers.
+# And with its cache on: the peer for repeat answers, behind the
+# ruleset of netd's shape (peer_ruleset), and bare as before.
+peer_ruleset || exit 1
 DNSMASQ_CACHE=10000 dnsmasq_start fwdc "$D" --server=$UP --listen-address=$DMQ
 answers $DMQ ip netns exec "$C" || exit 1
 CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwdc.pid")"
 measure dnsmasqc $DMQ ip netns exec "$C"
+ip netns exec "$D" nft flush ruleset
+measure dnsmasqb $DMQ ip netns exec "$C"
 dnsmasq_stop fwdc
 
 # The figures for bench.json: repeat and new-pin QPS with 1 and $LIVE
@@ -498,6 +560,10 @@ bench_kv dns_newpin_qps_4000 "$(qps dnspindN.new)"
 bench_kv dnsmasq_qps_1 "$(qps dnsmasq.rep)"
 bench_kv dnsmasq_qps_4000 "$(qps dnsmasq2.rep)"
 bench_kv dnsmasq_cache_qps_4000 "$(qps dnsmasqc.rep)"
+bench_kv dnsmasq_cache_bare_qps_4000 "$(qps dnsmasqb.rep)"
+bench_kv dns_repeat_ratio_dnsmasq_bare_4000 "$(awk \
+    -v a="$(qps dnspindN.rep)" -v b="$(qps dnsmasqb.rep)" \
+    'BEGIN { if (b > 0) printf "%.4f", a / b }')"
 bench_kv dns_repeat_ratio_dnsmasq_4000 "$(awk -v a="$(qps dnspindN.rep)" \
     -v b="$(qps dnsmasqc.rep)" 'BEGIN { if (b > 0) printf "%.4f", a / b }')"
 bench_kv dns_repeat_ratio_dnsmasq_nocache_4000 "$(awk \
@@ -521,8 +587,8 @@ dnsmasq_stop nftN
 # The table: QPS and its ratio to the dnsmasq forwarder's, p50 and p99
 # less the upstream's own (its own row: its own figures), then the
 # targets.  mawk: no gawk extensions.
-for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc nftsetN
-do
+for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc dnsmasqb \
+    nftsetN; do
 	for q in rep new; do
 		echo "$k $q $(cat "$T/$k.$q.qps") $(cat "$T/$k.$q.lat")"
 	done
@@ -544,7 +610,7 @@ function lat(k, q, p,    v, d) {
 }
 # The forwarder measured nearest in time is the one to compare with.
 function cell(k, q,    f, fw) {
-	fw = k ~ /N$|2$|c$/ ? "dnsmasq2" : "dnsmasq"
+	fw = k ~ /N$|2$|c$|b$/ ? "dnsmasq2" : "dnsmasq"
 	f = qps[fw, q] > 0 ? qps[k, q] / qps[fw, q] : 0
 	return sprintf("%7d %5.2f %s %s", qps[k, q], f, lat(k, q, 50),
 	    lat(k, q, 99))
@@ -567,7 +633,8 @@ END {
 	row("dnspind, 1 live sandbox", "dnspind1")
 	row(sprintf("dnspind, %d live sandboxes", live), "dnspindN")
 	row("dnsmasq forwarder, cache off, again", "dnsmasq2")
-	row("dnsmasq, cache on", "dnsmasqc")
+	row("dnsmasq, cache on, netd-shaped rules", "dnsmasqc")
+	row("dnsmasq, cache on, no ruleset", "dnsmasqb")
 	row(sprintf("dnsmasq --nftset, %d sbx of rules", live), "nftsetN")
 	print "# In this order, one after the other.  /fwd: QPS over that of" \
 	    " the dnsmasq forwarder"
@@ -594,7 +661,7 @@ END {
 	    "the dnsmasq forwarder, cache off, again")
 	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
 	    qps["dnspindN", "rep"], 1.5 * qps["dnsmasqc", "rep"],
-	    "1.5 x dnsmasq, cache on")
+	    "1.5 x dnsmasq, cache on, behind a ruleset of netd'"'"'s shape")
 	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
 	    qps["dnspindN", "rep"], reptarget, "issue 18")
 	verdict(sprintf("dnspind new-pin answers, %d live sandboxes", live),
@@ -628,7 +695,7 @@ echo "$v   dnspind's new-pin answers: $want, pins audited for them: $got"
 # per_answer EXT: each run's $T/<run>.{rep,new}.EXT, repeat | new pin.
 per_answer() {
 	for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc \
-	    nftsetN; do
+	    dnsmasqb nftsetN; do
 		printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.$1")" \
 		    "$(cat "$T/$k.new.$1")"
 	done
