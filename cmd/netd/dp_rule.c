@@ -362,7 +362,11 @@ r_head(struct dp_rule *rb, const char *chain, uint32_t ifkey, int dst)
 	dpr_end(rb);
 }
 
-/* icmpv6 type nd-neighbor-solicit|advert ip6 hoplimit 255 accept */
+/*
+ * icmpv6 type nd-neighbor-solicit|advert ip6 hoplimit 255 accept, the
+ * interface last: an IPv4 packet (a DNS query or answer, say) leaves
+ * the rule at its first compare, with no interface name loaded.
+ */
 static void
 r_nd(struct dp_rule *rb, const char *chain, uint32_t ifkey)
 {
@@ -373,9 +377,9 @@ r_nd(struct dp_rule *rb, const char *chain, uint32_t ifkey)
 
 	for (i = 0; i < sizeof(types); i++) {
 		dpr_begin(rb, chain);
-		m_ours(rb, ifkey);
 		m_nfproto(rb, AF_INET6);
 		m_l4(rb, IPPROTO_ICMPV6);
+		m_ours(rb, ifkey);
 		x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 1, R00);
 		x_cmp(rb, R00, NFT_CMP_EQ, &types[i], 1);
 		x_payload(rb, NFT_PAYLOAD_NETWORK_HEADER, 7, 1, R00);

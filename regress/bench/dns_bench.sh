@@ -296,8 +296,8 @@ peer_ruleset() {
 	map counters { type ifname : counter; elements = { "bd1" : "bd1" } }
 	chain input {
 		type filter hook input priority 0;
-		iifname "bd1" icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 accept
-		iifname "bd1" icmpv6 type nd-neighbor-advert ip6 hoplimit 255 accept
+		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 iifname "bd1" accept
+		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 iifname "bd1" accept
 		iifname "bd1" jump host
 		iifname "bd1" counter name iifname map @counters
 	}
@@ -314,8 +314,8 @@ peer_ruleset() {
 		type filter hook output priority 0;
 		ip daddr 192.0.4.0/24 oifname != "bd1" oifname != "lo" drop
 		ip6 daddr fd00::/8 oifname != "bd1" oifname != "lo" drop
-		oifname "bd1" icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 accept
-		oifname "bd1" icmpv6 type nd-neighbor-advert ip6 hoplimit 255 accept
+		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 oifname "bd1" accept
+		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 oifname "bd1" accept
 		oifname "bd1" jump ingress
 	}
 	chain ingress {
