@@ -34,10 +34,17 @@
 # TTL it told (here pin-floor: the upstream's hosts have TTL 0), and
 # has them pinned again through netd once they are a second old.  The
 # fair peer for repeats is a resolver that answers them from its cache
-# too: dns_repeat_ratio_dnsmasq_4000 is over dnsmasq with its cache on
-# (both answer without asking upstream; dnspind also checks the
-# sandbox, its allowlist and its pins), measured beside it in the same
-# run.  The cache-off forwarder stays the reference for one that asks
+# too, reached the same way: dns_repeat_ratio_dnsmasq_4000 is over
+# dnsmasq with its cache on (both answer without asking upstream;
+# dnspind also checks the sandbox, its allowlist and its pins),
+# measured beside it in the same run.  Both are asked by the same
+# dnsperf over a veth from a namespace of its own; dnspind's packets
+# also cross netd's ruleset (input and output hooks, the lookups of
+# the sandbox's own address and block-all, conntrack), which any
+# resolver serving sandboxes sits behind, so dnsmasq is measured
+# behind a ruleset of that shape (peer_ruleset) for the ratio, and
+# bare (dns_repeat_ratio_dnsmasq_bare_4000, as the ratio was before:
+# that measures the path as much as the resolver).  The cache-off forwarder stays the reference for one that asks
 # upstream every time (new pins; dns_repeat_ratio_dnsmasq_nocache_4000):
 #   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
 #   - p50/p99 latency, less the upstream's own (the lowest of three
