@@ -65,9 +65,10 @@
 # DNS_BENCH_SECONDS (5), DNS_BENCH_LIVE (4000), DNS_BENCH_RATE (1000)
 # change the run, DNS_BENCH_DNSPERF_ARGS adds to dnsperf's arguments
 # in the QPS runs (such as -c 4 -T 2: clients, threads), whose own CPU
-# time per answer is listed too (with /usr/bin/time); DNS_BENCH_PERF=DIR records where dnspind's QPS runs
-# spend their time (perf_start).  Four to five minutes, half of it
-# making the sandboxes.  BENCH_SMOKE=1 (kv.sh): 0.3 s runs, 3 sandboxes.
+# time per answer is listed too (with /usr/bin/time); DNS_BENCH_PERF=DIR
+# records where dnspind's QPS runs spend their time, and dnsmasq's with
+# its cache on (perf_start).  Four to five minutes, half of it making
+# the sandboxes.  BENCH_SMOKE=1 (kv.sh): 0.3 s runs, 3 sandboxes.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/bench/kv.sh"
 need_root
@@ -340,14 +341,21 @@ peer_ruleset() {
 }
 
 # perf_start KEY: with DNS_BENCH_PERF=DIR, perf record -g of the master,
-# netd and dnspind for a dnspind run, into DIR/KEY.data; perf_wait.
+# netd and dnspind for a dnspind run, of dnsmasq for one with its cache
+# on (the peer's profile beside dnspind's), into DIR/KEY.data;
+# perf_wait.
 perf_start() {
 	PERF_PID=
 	[ -n "${DNS_BENCH_PERF:-}" ] || return 0
-	case $1 in dnspind*) ;; *) return 0 ;; esac
+	case $1 in
+	dnspind*)
+		_pp="$SBX_PID,$(pgrep -d, -x -P "$SBX_PID" 'netd|dnspind')" ;;
+	dnsmasq[cb].*)
+		_pp=$(cat "$T/fwdc.pid") ;;
+	*)	return 0 ;;
+	esac
 	mkdir -p "$DNS_BENCH_PERF" || return 1
-	perf record -q -g -o "$DNS_BENCH_PERF/$1.data" \
-	    -p "$SBX_PID,$(pgrep -d, -x -P "$SBX_PID" 'netd|dnspind')" \
+	perf record -q -g -o "$DNS_BENCH_PERF/$1.data" -p "$_pp" \
 	    -- sleep "$DUR" > /dev/null 2>&1 &
 	PERF_PID=$!
 }
