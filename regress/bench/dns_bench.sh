@@ -44,8 +44,14 @@
 # resolver serving sandboxes sits behind, so dnsmasq is measured
 # behind a ruleset of that shape (peer_ruleset) for the ratio, and
 # bare (dns_repeat_ratio_dnsmasq_bare_4000, as the ratio was before:
-# that measures the path as much as the resolver).  The cache-off forwarder stays the reference for one that asks
-# upstream every time (new pins; dns_repeat_ratio_dnsmasq_nocache_4000):
+# that measures the path as much as the resolver).  And the CPU time
+# each spends per repeat answer (the serving processes': dnspind with
+# netd and the master; dnsmasq): on two cores the one dnsperf spends
+# about as much per answer as either resolver and caps what both
+# answer, while answers per core do not depend on the client
+# (dns_repeat_cpu_ratio_dnsmasq_4000: dnsmasq's over dnspind's).  The
+# cache-off forwarder stays the reference for one that asks upstream
+# every time (new pins; dns_repeat_ratio_dnsmasq_nocache_4000):
 #   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
 #   - p50/p99 latency, less the upstream's own (the lowest of three
 #     runs): at a fixed rate of $RATE QPS for $LATDUR seconds, or half
@@ -584,6 +590,16 @@ bench_kv dns_repeat_ratio_dnsmasq_4000 "$(awk -v a="$(qps dnspindN.rep)" \
 bench_kv dns_repeat_ratio_dnsmasq_nocache_4000 "$(awk \
     -v a="$(qps dnspindN.rep)" -v b="$(qps dnsmasq2.rep)" \
     'BEGIN { if (b > 0) printf "%.4f", a / b }')"
+# CPU time per answer of all that serves, dnsperf's left out.
+cpu() { awk '{ for (i = 1; i < NF; i += 2) if ($i != "dnsperf" &&
+    $(i + 1) != "-") s += $(i + 1) } END { printf "%.2f", s }' \
+    "$T/$1.cpu"; }
+bench_kv dns_repeat_cpu_us_4000 "$(cpu dnspindN.rep)"
+bench_kv dnsmasq_cache_cpu_us_4000 "$(cpu dnsmasqc.rep)"
+bench_kv dns_repeat_cpu_ratio_dnsmasq_4000 "$(awk \
+    -v a="$(cpu dnspindN.rep)" -v b="$(cpu dnsmasqc.rep)" \
+    'BEGIN { if (a > 0) printf "%.4f", b / a }')"
+bench_kv dns_newpin_cpu_us_4000 "$(cpu dnspindN.new)"
 
 naive_ruleset "$LIVE" || exit 1
 dnsmasq_start nftN "$D" --server=$UP --listen-address=$DMQ \
