@@ -13,9 +13,10 @@
  * over TCP); entries go with their sandbox and with any new
  * config (whose allowlist or cidrs may have changed).  Bounded: the
  * least recently used entry makes room.  A query finds its entry
- * through a hash of its key (a lookup per repeat answer: a walk of the
- * tree would compare sandbox ids and names at every level); the tree,
- * in sandbox order, finds a sandbox's entries when it goes.
+ * through a hash of its key; a tree ordered by a hash of the sandbox
+ * id finds a sandbox's entries when it goes.  Neither compares ids and
+ * names along a path of the tree (a lookup per repeat, an insertion
+ * per answer asked upstream).
  */
 #include <sys/queue.h>
 #include <sys/tree.h>
@@ -35,6 +36,8 @@ struct cache_ent {
 	RB_ENTRY(cache_ent)	 by_key;
 	LIST_ENTRY(cache_ent)	 by_hash;
 	uint32_t		 hash;		/* of the key (cache_hash) */
+	uint32_t		 sbhash;	/* of the sandbox id */
+	uint64_t		 seq;		/* the tree's order after it */
 	TAILQ_ENTRY(cache_ent)	 lru;		/* most recent first */
 	char			 sandbox[SBX_ID_SIZE];
 	char			 policy[CONF_NAME_SIZE];
@@ -60,26 +63,16 @@ static TAILQ_HEAD(cache_lru_head, cache_ent) cache_lru =
     TAILQ_HEAD_INITIALIZER(cache_lru);
 static struct cache_tree	 cache_tree = RB_INITIALIZER(&cache_tree);
 static size_t			 cache_count;
+static uint64_t			 cache_seq;
 static LIST_HEAD(, cache_ent)	 cache_buckets[CACHE_BUCKETS];
 
+/* A sandbox's entries are together (and a few of another's, rarely). */
 static int
 cache_cmp(struct cache_ent *a, struct cache_ent *b)
 {
-	int	 c;
-
-	if ((c = strcmp(a->sandbox, b->sandbox)) != 0)
-		return (c);
-	if (a->qtype != b->qtype)
-		return (a->qtype < b->qtype ? -1 : 1);
-	if (a->edns != b->edns)
-		return (a->edns < b->edns ? -1 : 1);
-	if (a->edns_do != b->edns_do)
-		return (a->edns_do < b->edns_do ? -1 : 1);
-	if (a->tcp != b->tcp)
-		return (a->tcp < b->tcp ? -1 : 1);
-	if ((c = strcmp(a->name, b->name)) != 0)
-		return (c);
-	return (strcmp(a->policy, b->policy));
+	if (a->sbhash != b->sbhash)
+		return (a->sbhash < b->sbhash ? -1 : 1);
+	return (a->seq < b->seq ? -1 : a->seq > b->seq);
 }
 RB_PROTOTYPE(cache_tree, cache_ent, by_key, cache_cmp)
 RB_GENERATE(cache_tree, cache_ent, by_key, cache_cmp)
@@ -320,7 +313,7 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	    (e->addrs = calloc(naddrs, sizeof(*addrs))) == NULL)
 		fatal("%s", __func__);
 	cache_key(e, sandbox, policy, q, tcp);
-	if ((old = RB_FIND(cache_tree, &cache_tree, e)) != NULL)
+	if ((old = cache_lookup(sandbox, policy, q, tcp)) != NULL)
 		cache_free(old);
 	else if (cache_count >= CACHE_MAX)
 		cache_free(TAILQ_LAST(&cache_lru, cache_lru_head));
@@ -335,6 +328,8 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	e->pin_acked_ms = queued_ms;
 	e->pin_until_ms = queued_ms + (uint64_t)pin_ttl * 1000;
 	e->hash = cache_hash(sandbox, policy, q, tcp);
+	e->sbhash = cache_hash_str(2166136261u, sandbox);
+	e->seq = ++cache_seq;
 	RB_INSERT(cache_tree, &cache_tree, e);
 	LIST_INSERT_HEAD(&cache_buckets[e->hash % CACHE_BUCKETS], e, by_hash);
 	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
@@ -347,14 +342,13 @@ cache_drop(const char *sandbox)
 {
 	struct cache_ent	 key, *e, *next;
 
-	memset(&key, 0, sizeof(key));
-	strlcpy(key.sandbox, sandbox, sizeof(key.sandbox));
-	for (e = RB_NFIND(cache_tree, &cache_tree, &key); e != NULL;
-	    e = next) {
-		if (strcmp(e->sandbox, sandbox) != 0)
-			break;
+	key.sbhash = cache_hash_str(2166136261u, sandbox);
+	key.seq = 0;
+	for (e = RB_NFIND(cache_tree, &cache_tree, &key); e != NULL &&
+	    e->sbhash == key.sbhash; e = next) {
 		next = RB_NEXT(cache_tree, &cache_tree, e);
-		cache_free(e);
+		if (strcmp(e->sandbox, sandbox) == 0)
+			cache_free(e);
 	}
 }
 
