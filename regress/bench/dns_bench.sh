@@ -40,7 +40,8 @@
 # measured beside it in the same run.  Both are asked by the same
 # dnsperf over a veth from a namespace of its own; dnspind's packets
 # also cross netd's ruleset (input and output hooks, the lookups of
-# the sandbox's own address and block-all, conntrack), which any
+# the sandbox's own address and block-all, the raw hooks that keep
+# the resolver's UDP out of conntrack), which any
 # resolver serving sandboxes sits behind, so dnsmasq is measured
 # behind a ruleset of that shape (peer_ruleset) for the ratio, and
 # bare (dns_repeat_ratio_dnsmasq_bare_4000, as the ratio was before:
@@ -294,9 +295,10 @@ naive_ruleset() {
 # passes input (neighbour discovery, a jump to host: its own source
 # address or drop, block-all, established, DNS to the resolver; then
 # its counter by interface name) and the answer passes output (the
-# node subnet only behind our interfaces, neighbour discovery, a jump
-# to ingress: its own destination address or drop, block-all,
-# established).  Without it dnsmasq's packets cross no ruleset and
+# node subnet only behind our interfaces, neighbour discovery, the
+# resolver's untracked answer: its own destination address or drop,
+# block-all, accept); UDP to and from the resolver's port 53 is not
+# tracked, other traffic is.  Without it dnsmasq's packets cross no ruleset and
 # no conntrack, dnspind's both: a peer that measures the path, not the
 # resolver (dnsmasq_cache_bare_qps_4000 is that one).
 peer_ruleset() {
@@ -330,7 +332,21 @@ peer_ruleset() {
 		ip6 daddr fd00::/8 oifname != "bd1" oifname != "lo" drop
 		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 oifname "bd1" accept
 		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 oifname "bd1" accept
+		oifname "bd1" meta nfproto ipv4 ip saddr $DMQ udp sport 53 ct state untracked jump resolver_answer
 		oifname "bd1" jump ingress
+	}
+	chain resolver_answer {
+		oifname . ip daddr != @src4 drop
+		oifname @blocked drop
+		accept
+	}
+	chain raw_prerouting {
+		type filter hook prerouting priority -300;
+		iifname "bd1" meta nfproto ipv4 ip daddr $DMQ udp dport 53 notrack
+	}
+	chain raw_output {
+		type filter hook output priority -300;
+		oifname "bd1" meta nfproto ipv4 ip saddr $DMQ udp sport 53 notrack
 	}
 	chain ingress {
 		meta nfproto ipv4 oifname . ip daddr != @src4 drop
