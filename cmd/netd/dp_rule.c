@@ -497,18 +497,20 @@ r_subnet(struct dp_rule *rb, const char *chain, int dst)
  * resolver's address and port (only dnspind's socket has them: port
  * 53 takes privilege), untracked there by our rule alone, and to the
  * sandbox's own address on its own interface (r_resolver_answer).
+ * Addresses and ports first: every other packet of the host's leaves
+ * the rules at a compare of a few bytes, no interface name loaded.
  */
 static void
 r_notrack(struct dp_rule *rb)
 {
 	dpr_begin(rb, "raw_prerouting");
-	m_ours(rb, NFT_META_IIFNAME);
 	m_resolver_udp(rb, 1);
+	m_ours(rb, NFT_META_IIFNAME);
 	x_simple(rb, "notrack");
 	dpr_end(rb);
 	dpr_begin(rb, "raw_output");
-	m_ours(rb, NFT_META_OIFNAME);
 	m_resolver_udp(rb, 0);
+	m_ours(rb, NFT_META_OIFNAME);
 	x_simple(rb, "notrack");
 	dpr_end(rb);
 }
@@ -522,8 +524,8 @@ static void
 r_resolver_answer(struct dp_rule *rb)
 {
 	dpr_begin(rb, "output");
-	m_ours(rb, NFT_META_OIFNAME);
 	m_resolver_udp(rb, 0);
+	m_ours(rb, NFT_META_OIFNAME);
 	m_untracked(rb);
 	x_verdict(rb, NFT_JUMP, "resolver_answer");
 	dpr_end(rb);

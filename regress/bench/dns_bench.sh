@@ -332,7 +332,7 @@ peer_ruleset() {
 		ip6 daddr fd00::/8 oifname != "bd1" oifname != "lo" drop
 		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 oifname "bd1" accept
 		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 oifname "bd1" accept
-		oifname "bd1" meta nfproto ipv4 ip saddr $DMQ udp sport 53 ct state untracked jump resolver_answer
+		meta nfproto ipv4 ip saddr $DMQ udp sport 53 oifname "bd1" ct state untracked jump resolver_answer
 		oifname "bd1" jump ingress
 	}
 	chain resolver_answer {
@@ -342,11 +342,11 @@ peer_ruleset() {
 	}
 	chain raw_prerouting {
 		type filter hook prerouting priority -300;
-		iifname "bd1" meta nfproto ipv4 ip daddr $DMQ udp dport 53 notrack
+		meta nfproto ipv4 ip daddr $DMQ udp dport 53 iifname "bd1" notrack
 	}
 	chain raw_output {
 		type filter hook output priority -300;
-		oifname "bd1" meta nfproto ipv4 ip saddr $DMQ udp sport 53 notrack
+		meta nfproto ipv4 ip saddr $DMQ udp sport 53 oifname "bd1" notrack
 	}
 	chain ingress {
 		meta nfproto ipv4 oifname . ip daddr != @src4 drop
