@@ -12,7 +12,11 @@
  * by transport: over UDP one may come truncated, and is asked again
  * over TCP); entries go with their sandbox and with any new
  * config (whose allowlist or cidrs may have changed).  Bounded: the
- * least recently used entry makes room.
+ * least recently used entry makes room.  A query finds its entry
+ * through a hash of its key; a tree ordered by a hash of the sandbox
+ * id finds a sandbox's entries when it goes.  Neither compares ids and
+ * names along a path of the tree (a lookup per repeat, an insertion
+ * per answer asked upstream).
  */
 #include <sys/queue.h>
 #include <sys/tree.h>
@@ -26,9 +30,14 @@
 
 #define CACHE_MAX		16384	/* entries, all sandboxes */
 #define CACHE_REPIN_MS		1000	/* a repeat's pins go in again after */
+#define CACHE_BUCKETS		16384	/* CACHE_MAX: a chain of one or so */
 
 struct cache_ent {
 	RB_ENTRY(cache_ent)	 by_key;
+	LIST_ENTRY(cache_ent)	 by_hash;
+	uint32_t		 hash;		/* of the key (cache_hash) */
+	uint32_t		 sbhash;	/* of the sandbox id */
+	uint64_t		 seq;		/* the tree's order after it */
 	TAILQ_ENTRY(cache_ent)	 lru;		/* most recent first */
 	char			 sandbox[SBX_ID_SIZE];
 	char			 policy[CONF_NAME_SIZE];
@@ -54,25 +63,16 @@ static TAILQ_HEAD(cache_lru_head, cache_ent) cache_lru =
     TAILQ_HEAD_INITIALIZER(cache_lru);
 static struct cache_tree	 cache_tree = RB_INITIALIZER(&cache_tree);
 static size_t			 cache_count;
+static uint64_t			 cache_seq;
+static LIST_HEAD(, cache_ent)	 cache_buckets[CACHE_BUCKETS];
 
+/* A sandbox's entries are together (and a few of another's, rarely). */
 static int
 cache_cmp(struct cache_ent *a, struct cache_ent *b)
 {
-	int	 c;
-
-	if ((c = strcmp(a->sandbox, b->sandbox)) != 0)
-		return (c);
-	if (a->qtype != b->qtype)
-		return (a->qtype < b->qtype ? -1 : 1);
-	if (a->edns != b->edns)
-		return (a->edns < b->edns ? -1 : 1);
-	if (a->edns_do != b->edns_do)
-		return (a->edns_do < b->edns_do ? -1 : 1);
-	if (a->tcp != b->tcp)
-		return (a->tcp < b->tcp ? -1 : 1);
-	if ((c = strcmp(a->name, b->name)) != 0)
-		return (c);
-	return (strcmp(a->policy, b->policy));
+	if (a->sbhash != b->sbhash)
+		return (a->sbhash < b->sbhash ? -1 : 1);
+	return (a->seq < b->seq ? -1 : a->seq > b->seq);
 }
 RB_PROTOTYPE(cache_tree, cache_ent, by_key, cache_cmp)
 RB_GENERATE(cache_tree, cache_ent, by_key, cache_cmp)
@@ -84,6 +84,48 @@ cache_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* FNV-1a of the key's strings and fields, as cache_cmp tells them apart. */
+static uint32_t
+cache_hash_str(uint32_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619;
+	return ((h ^ 0xff) * 16777619);
+}
+
+static uint32_t
+cache_hash(const char *sandbox, const char *policy, const struct dns_query *q,
+    int tcp)
+{
+	uint32_t	 h = 2166136261u;
+
+	h = cache_hash_str(h, sandbox);
+	h = cache_hash_str(h, q->name);
+	h = cache_hash_str(h, policy);
+	h = (h ^ q->qtype) * 16777619;
+	h = (h ^ ((q->edns != 0) | (q->edns_do != 0) << 1 |
+	    (tcp != 0) << 2)) * 16777619;
+	return (h);
+}
+
+/* The entry of this key, or NULL: what RB_FIND with cache_cmp finds. */
+static struct cache_ent *
+cache_lookup(const char *sandbox, const char *policy,
+    const struct dns_query *q, int tcp)
+{
+	struct cache_ent	*e;
+	uint32_t		 h = cache_hash(sandbox, policy, q, tcp);
+
+	LIST_FOREACH(e, &cache_buckets[h % CACHE_BUCKETS], by_hash)
+		if (e->hash == h && e->qtype == q->qtype &&
+		    e->edns == q->edns && e->edns_do == q->edns_do &&
+		    e->tcp == (tcp != 0) && strcmp(e->name, q->name) == 0 &&
+		    strcmp(e->sandbox, sandbox) == 0 &&
+		    strcmp(e->policy, policy) == 0)
+			return (e);
+	return (NULL);
 }
 
 static void
@@ -103,6 +145,7 @@ static void
 cache_free(struct cache_ent *e)
 {
 	RB_REMOVE(cache_tree, &cache_tree, e);
+	LIST_REMOVE(e, by_hash);
 	TAILQ_REMOVE(&cache_lru, e, lru);
 	cache_count--;
 	free(e->addrs);
@@ -128,10 +171,9 @@ static struct cache_ent *
 cache_find(const char *sandbox, const char *policy, const struct dns_query *q,
     int tcp, uint64_t now)
 {
-	struct cache_ent	 key, *e;
+	struct cache_ent	*e;
 
-	cache_key(&key, sandbox, policy, q, tcp);
-	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
+	if ((e = cache_lookup(sandbox, policy, q, tcp)) == NULL)
 		return (NULL);
 	if ((now - e->born_ms) / 1000 >= e->ttl || e->qlen != q->qlen) {
 		cache_free(e);
@@ -242,10 +284,9 @@ cache_repinned(const char *sandbox, const char *policy,
     const struct dns_query *q, int tcp, uint64_t epoch, uint64_t queued_ms,
     uint32_t ttl)
 {
-	struct cache_ent	 key, *e;
+	struct cache_ent	*e;
 
-	cache_key(&key, sandbox, policy, q, tcp);
-	if ((e = RB_FIND(cache_tree, &cache_tree, &key)) == NULL)
+	if ((e = cache_lookup(sandbox, policy, q, tcp)) == NULL)
 		return;
 	e->pin_epoch = epoch;
 	e->pin_acked_ms = queued_ms;
@@ -272,7 +313,7 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	    (e->addrs = calloc(naddrs, sizeof(*addrs))) == NULL)
 		fatal("%s", __func__);
 	cache_key(e, sandbox, policy, q, tcp);
-	if ((old = RB_FIND(cache_tree, &cache_tree, e)) != NULL)
+	if ((old = cache_lookup(sandbox, policy, q, tcp)) != NULL)
 		cache_free(old);
 	else if (cache_count >= CACHE_MAX)
 		cache_free(TAILQ_LAST(&cache_lru, cache_lru_head));
@@ -286,7 +327,11 @@ cache_put(const char *sandbox, const char *policy, const struct dns_query *q,
 	e->pin_epoch = epoch;
 	e->pin_acked_ms = queued_ms;
 	e->pin_until_ms = queued_ms + (uint64_t)pin_ttl * 1000;
+	e->hash = cache_hash(sandbox, policy, q, tcp);
+	e->sbhash = cache_hash_str(2166136261u, sandbox);
+	e->seq = ++cache_seq;
 	RB_INSERT(cache_tree, &cache_tree, e);
+	LIST_INSERT_HEAD(&cache_buckets[e->hash % CACHE_BUCKETS], e, by_hash);
 	TAILQ_INSERT_HEAD(&cache_lru, e, lru);
 	cache_count++;
 }
@@ -297,14 +342,13 @@ cache_drop(const char *sandbox)
 {
 	struct cache_ent	 key, *e, *next;
 
-	memset(&key, 0, sizeof(key));
-	strlcpy(key.sandbox, sandbox, sizeof(key.sandbox));
-	for (e = RB_NFIND(cache_tree, &cache_tree, &key); e != NULL;
-	    e = next) {
-		if (strcmp(e->sandbox, sandbox) != 0)
-			break;
+	key.sbhash = cache_hash_str(2166136261u, sandbox);
+	key.seq = 0;
+	for (e = RB_NFIND(cache_tree, &cache_tree, &key); e != NULL &&
+	    e->sbhash == key.sbhash; e = next) {
 		next = RB_NEXT(cache_tree, &cache_tree, e);
-		cache_free(e);
+		if (strcmp(e->sandbox, sandbox) == 0)
+			cache_free(e);
 	}
 }
 

@@ -40,7 +40,33 @@ struct upsock {
 };
 
 static struct upsock	*pool[2][UPSOCK_POOL];	/* AF_INET, AF_INET6 */
+static uint8_t		 rnd[512];	/* arc4random's, not yet used */
+static size_t		 rndoff = sizeof(rnd);
+
+_Static_assert((UPSOCK_POOL & (UPSOCK_POOL - 1)) == 0,
+    "UPSOCK_POOL divides 65536: a slot of upsock_rand16() is uniform");
 static uint8_t		 upsock_buf[65535];
+
+/*
+ * 16 random bits: arc4random's, drawn 512 bytes at a time.  libbsd's
+ * arc4random makes a getpid(2) call each time (it looks for a fork),
+ * and a query asked upstream needs two draws; dnspind does not fork.
+ * Bytes used are cleared.
+ */
+static uint16_t
+upsock_rand16(void)
+{
+	uint16_t	 v;
+
+	if (rndoff + 2 > sizeof(rnd)) {
+		arc4random_buf(rnd, sizeof(rnd));
+		rndoff = 0;
+	}
+	v = rnd[rndoff] | rnd[rndoff + 1] << 8;
+	rnd[rndoff] = rnd[rndoff + 1] = 0;
+	rndoff += 2;
+	return (v);
+}
 
 static time_t
 upsock_now(void)
@@ -162,7 +188,7 @@ upsock_id(const struct upsock *s)
 	size_t		 i;
 
 	for (;;) {
-		id = arc4random_uniform(65536);
+		id = upsock_rand16();
 		for (i = 0; i < s->used; i++)
 			if (s->xs[i] != NULL && s->xs[i]->id == id)
 				break;
@@ -181,8 +207,8 @@ upsock_send(struct upx *x, const struct sockaddr_storage *ss,
 {
 	struct upsock	**slot, *s;
 
-	slot = &pool[ss->ss_family == AF_INET6][arc4random_uniform(
-	    UPSOCK_POOL)];
+	slot = &pool[ss->ss_family == AF_INET6][upsock_rand16() %
+	    UPSOCK_POOL];
 	if ((s = *slot) != NULL && (s->used == UPSOCK_USES ||
 	    upsock_now() - s->born >= UPSOCK_SECS)) {
 		upsock_retire(s);

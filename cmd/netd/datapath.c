@@ -81,6 +81,9 @@ static const struct dp_chain dp_chains[] = {
 	{ "forward", "filter", NF_INET_FORWARD, 0 },
 	{ "input", "filter", NF_INET_LOCAL_IN, 0 },
 	{ "output", "filter", NF_INET_LOCAL_OUT, 0 },
+	/* Before conntrack (-200): the resolver's UDP is not tracked. */
+	{ "raw_prerouting", "filter", NF_INET_PRE_ROUTING, -300 },
+	{ "raw_output", "filter", NF_INET_LOCAL_OUT, -300 },
 	{ "egress", NULL, 0, 0 },
 	{ "egress4", NULL, 0, 0 },
 	{ "egress4_cidr", NULL, 0, 0 },
@@ -94,6 +97,7 @@ static const struct dp_chain dp_chains[] = {
 	{ "ingress4_from", NULL, 0, 0 },
 	{ "ingress6_from", NULL, 0, 0 },
 	{ "host", NULL, 0, 0 },
+	{ "resolver_answer", NULL, 0, 0 },
 };
 static const struct dp_chain dp_nat = {
 	DP_NAT_CHAIN, "nat", NF_INET_POST_ROUTING, 100

@@ -18,7 +18,9 @@
  *	input:	  iifname "sbx*" (neighbour discovery accept); jump host;
  *		  counter as above
  *	output:	  the node subnet only behind our interfaces;
- *		  oifname "sbx*" (neighbour discovery accept); jump ingress
+ *		  oifname "sbx*" (neighbour discovery accept); the
+ *		  resolver's untracked UDP answers: jump resolver_answer;
+ *		  jump ingress
  *	egress:	  anti-spoof, @blocked, ct state, v4/v6: @host, @pin,
  *		  @cidr (one lookup per prefix length of the masked
  *		  address: hash sets, no interval set to rebuild),
@@ -26,6 +28,10 @@
  *	ingress:  own address as destination, @blocked, ct state,
  *		  @inbound_any, @from (as cidr, on the source), drop
  *	host:	  anti-spoof, @blocked, ct state, DNS to the resolver, drop
+ *	resolver_answer: own address as destination, @blocked, accept
+ *	raw_prerouting, raw_output (before conntrack): UDP to the
+ *		  resolver's port 53 from our interfaces, and from it back
+ *		  to them, notrack (see r_notrack)
  *	postrouting (nat, only with an uplink): masquerade the subnet
  */
 #include <sys/socket.h>
@@ -310,6 +316,31 @@ m_prefix(struct dp_rule *rb, int af, int dst, const uint8_t *net,
 	x_cmp(rb, R04, NFT_CMP_EQ, net, alen);
 }
 
+/* ct state untracked */
+static void
+m_untracked(struct dp_rule *rb)
+{
+	uint32_t	 bit = NF_CT_STATE_UNTRACKED_BIT, zero = 0;
+
+	x_ct(rb, NFT_CT_STATE, R00);
+	x_bitwise(rb, R00, &bit, sizeof(bit));
+	x_cmp(rb, R00, NFT_CMP_NEQ, &zero, sizeof(zero));
+}
+
+/* ip saddr|daddr RESOLVER udp sport|dport 53 */
+static void
+m_resolver_udp(struct dp_rule *rb, int dst)
+{
+	uint16_t	 p = htons(53);
+
+	m_nfproto(rb, AF_INET);
+	m_addr(rb, AF_INET, dst, R04);
+	x_cmp(rb, R04, NFT_CMP_EQ, &rb->dp->p.resolver, 4);
+	m_l4(rb, IPPROTO_UDP);
+	x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, dst ? 2 : 0, 2, R00);
+	x_cmp(rb, R00, NFT_CMP_EQ, &p, sizeof(p));
+}
+
 /* ifname @set: the interface name alone as the key */
 static void
 m_member(struct dp_rule *rb, uint32_t ifkey, int set)
@@ -374,7 +405,11 @@ r_head(struct dp_rule *rb, const char *chain, uint32_t ifkey, int dst)
 	dpr_end(rb);
 }
 
-/* icmpv6 type nd-neighbor-solicit|advert ip6 hoplimit 255 accept */
+/*
+ * icmpv6 type nd-neighbor-solicit|advert ip6 hoplimit 255 accept, the
+ * interface last: an IPv4 packet (a DNS query or answer, say) leaves
+ * the rule at its first compare, with no interface name loaded.
+ */
 static void
 r_nd(struct dp_rule *rb, const char *chain, uint32_t ifkey)
 {
@@ -385,9 +420,9 @@ r_nd(struct dp_rule *rb, const char *chain, uint32_t ifkey)
 
 	for (i = 0; i < sizeof(types); i++) {
 		dpr_begin(rb, chain);
-		m_ours(rb, ifkey);
 		m_nfproto(rb, AF_INET6);
 		m_l4(rb, IPPROTO_ICMPV6);
+		m_ours(rb, ifkey);
 		x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 1, R00);
 		x_cmp(rb, R00, NFT_CMP_EQ, &types[i], 1);
 		x_payload(rb, NFT_PAYLOAD_NETWORK_HEADER, 7, 1, R00);
@@ -461,6 +496,61 @@ r_subnet(struct dp_rule *rb, const char *chain, int dst)
 	}
 }
 
+/*
+ * A sandbox's UDP queries to the resolver and the answers back are not
+ * tracked: each query of a stub resolver comes from a port of its own,
+ * and as tracked flows a sandbox asking fast fills the host's whole
+ * conntrack table (every new flow of the host, of every sandbox, then
+ * drops), and each packet pays a lookup.  The policy stays what it
+ * was: the host chain takes a query only from the sandbox's own
+ * address, as a new one; an answer is taken only in output, from the
+ * resolver's address and port (only dnspind's socket has them: port
+ * 53 takes privilege), untracked there by our rule alone, and to the
+ * sandbox's own address on its own interface (r_resolver_answer).
+ * Addresses and ports first: every other packet of the host's leaves
+ * the rules at a compare of a few bytes, no interface name loaded.
+ */
+static void
+r_notrack(struct dp_rule *rb)
+{
+	dpr_begin(rb, "raw_prerouting");
+	m_resolver_udp(rb, 1);
+	m_ours(rb, NFT_META_IIFNAME);
+	x_simple(rb, "notrack");
+	dpr_end(rb);
+	dpr_begin(rb, "raw_output");
+	m_resolver_udp(rb, 0);
+	m_ours(rb, NFT_META_OIFNAME);
+	x_simple(rb, "notrack");
+	dpr_end(rb);
+}
+
+/*
+ * In output (a forwarded packet never gets here): the resolver's
+ * untracked answer to a sandbox, to its own address, accepted
+ * unless the sandbox is blocked; anything else goes on to ingress.
+ */
+static void
+r_resolver_answer(struct dp_rule *rb)
+{
+	dpr_begin(rb, "output");
+	m_resolver_udp(rb, 0);
+	m_ours(rb, NFT_META_OIFNAME);
+	m_untracked(rb);
+	x_verdict(rb, NFT_JUMP, "resolver_answer");
+	dpr_end(rb);
+	dpr_begin(rb, "resolver_answer");
+	x_meta(rb, NFT_META_OIFNAME, R00);
+	m_addr(rb, AF_INET, 1, R04);
+	x_lookup(rb, R00, DS_SRC4, 1);
+	x_verdict(rb, NF_DROP, NULL);
+	dpr_end(rb);
+	r_member(rb, "resolver_answer", NFT_META_OIFNAME, DS_BLOCKED, NF_DROP,
+	    NULL);
+	r_verdict(rb, "resolver_answer", NF_ACCEPT, NULL);
+	r_notrack(rb);
+}
+
 static void
 r_base(struct dp_rule *rb)
 {
@@ -474,6 +564,7 @@ r_base(struct dp_rule *rb)
 	r_dispatch(rb, "input", NFT_META_IIFNAME, "host");
 	r_count(rb, "input");
 	r_nd(rb, "output", NFT_META_OIFNAME);
+	r_resolver_answer(rb);
 	r_dispatch(rb, "output", NFT_META_OIFNAME, "ingress");
 }
 

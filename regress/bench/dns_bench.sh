@@ -34,11 +34,25 @@
 # TTL it told (here pin-floor: the upstream's hosts have TTL 0), and
 # has them pinned again through netd once they are a second old.  The
 # fair peer for repeats is a resolver that answers them from its cache
-# too: dns_repeat_ratio_dnsmasq_4000 is over dnsmasq with its cache on
-# (both answer without asking upstream; dnspind also checks the
-# sandbox, its allowlist and its pins), measured beside it in the same
-# run.  The cache-off forwarder stays the reference for one that asks
-# upstream every time (new pins; dns_repeat_ratio_dnsmasq_nocache_4000):
+# too, reached the same way: dns_repeat_ratio_dnsmasq_4000 is over
+# dnsmasq with its cache on (both answer without asking upstream;
+# dnspind also checks the sandbox, its allowlist and its pins),
+# measured beside it in the same run.  Both are asked by the same
+# dnsperf over a veth from a namespace of its own; dnspind's packets
+# also cross netd's ruleset (input and output hooks, the lookups of
+# the sandbox's own address and block-all, the raw hooks that keep
+# the resolver's UDP out of conntrack), which any
+# resolver serving sandboxes sits behind, so dnsmasq is measured
+# behind a ruleset of that shape (peer_ruleset) for the ratio, and
+# bare (dns_repeat_ratio_dnsmasq_bare_4000, as the ratio was before:
+# that measures the path as much as the resolver).  And the CPU time
+# each spends per repeat answer (the serving processes': dnspind with
+# netd and the master; dnsmasq): on two cores the one dnsperf spends
+# about as much per answer as either resolver and caps what both
+# answer, while answers per core do not depend on the client
+# (dns_repeat_cpu_ratio_dnsmasq_4000: dnsmasq's over dnspind's).  The
+# cache-off forwarder stays the reference for one that asks upstream
+# every time (new pins; dns_repeat_ratio_dnsmasq_nocache_4000):
 #   - QPS: dnsperf with 100 queries outstanding for $DUR seconds;
 #   - p50/p99 latency, less the upstream's own (the lowest of three
 #     runs): at a fixed rate of $RATE QPS for $LATDUR seconds, or half
@@ -58,9 +72,10 @@
 # DNS_BENCH_SECONDS (5), DNS_BENCH_LIVE (4000), DNS_BENCH_RATE (1000)
 # change the run, DNS_BENCH_DNSPERF_ARGS adds to dnsperf's arguments
 # in the QPS runs (such as -c 4 -T 2: clients, threads), whose own CPU
-# time per answer is listed too (with /usr/bin/time); DNS_BENCH_PERF=DIR records where dnspind's QPS runs
-# spend their time (perf_start).  Four to five minutes, half of it
-# making the sandboxes.  BENCH_SMOKE=1 (kv.sh): 0.3 s runs, 3 sandboxes.
+# time per answer is listed too (with /usr/bin/time); DNS_BENCH_PERF=DIR
+# records where dnspind's QPS runs spend their time, and dnsmasq's with
+# its cache on (perf_start).  Four to five minutes, half of it making
+# the sandboxes.  BENCH_SMOKE=1 (kv.sh): 0.3 s runs, 3 sandboxes.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/bench/kv.sh"
 need_root
@@ -279,15 +294,95 @@ naive_ruleset() {
 	ip netns exec "$D" nft -f "$T/naive.nft"
 }
 
+# The ruleset in front of dnsmasq that netd puts in front of dnspind,
+# in shape: the same hooks and chains, the same matches and lookups in
+# the same order, conntrack on.  A query from the client's interface
+# passes input (neighbour discovery, a jump to host: its own source
+# address or drop, block-all, established, DNS to the resolver; then
+# its counter by interface name) and the answer passes output (the
+# node subnet only behind our interfaces, neighbour discovery, the
+# resolver's untracked answer: its own destination address or drop,
+# block-all, accept); UDP to and from the resolver's port 53 is not
+# tracked, other traffic is.  Without it dnsmasq's packets cross no ruleset and
+# no conntrack, dnspind's both: a peer that measures the path, not the
+# resolver (dnsmasq_cache_bare_qps_4000 is that one).
+peer_ruleset() {
+	cat > "$T/peer.nft" <<-EOT
+	table inet peer {
+	set src4 { type ifname . ipv4_addr; elements = { "bd1" . 192.0.4.2 } }
+	set src6 { type ifname . ipv6_addr; }
+	set blocked { type ifname; }
+	set inbound { type ifname; }
+	counter bd1 { }
+	map counters { type ifname : counter; elements = { "bd1" : "bd1" } }
+	chain input {
+		type filter hook input priority 0;
+		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 iifname "bd1" accept
+		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 iifname "bd1" accept
+		iifname "bd1" jump host
+		iifname "bd1" counter name iifname map @counters
+	}
+	chain host {
+		meta nfproto ipv4 iifname . ip saddr != @src4 drop
+		meta nfproto ipv6 iifname . ip6 saddr != @src6 drop
+		iifname @blocked drop
+		ct state established,related return
+		meta nfproto ipv4 ip daddr $DMQ udp dport 53 return
+		meta nfproto ipv4 ip daddr $DMQ tcp dport 53 return
+		drop
+	}
+	chain output {
+		type filter hook output priority 0;
+		ip daddr 192.0.4.0/24 oifname != "bd1" oifname != "lo" drop
+		ip6 daddr fd00::/8 oifname != "bd1" oifname != "lo" drop
+		icmpv6 type nd-neighbor-solicit ip6 hoplimit 255 oifname "bd1" accept
+		icmpv6 type nd-neighbor-advert ip6 hoplimit 255 oifname "bd1" accept
+		meta nfproto ipv4 ip saddr $DMQ udp sport 53 oifname "bd1" ct state untracked jump resolver_answer
+		oifname "bd1" jump ingress
+	}
+	chain resolver_answer {
+		oifname . ip daddr != @src4 drop
+		oifname @blocked drop
+		accept
+	}
+	chain raw_prerouting {
+		type filter hook prerouting priority -300;
+		meta nfproto ipv4 ip daddr $DMQ udp dport 53 iifname "bd1" notrack
+	}
+	chain raw_output {
+		type filter hook output priority -300;
+		meta nfproto ipv4 ip saddr $DMQ udp sport 53 oifname "bd1" notrack
+	}
+	chain ingress {
+		meta nfproto ipv4 oifname . ip daddr != @src4 drop
+		meta nfproto ipv6 oifname . ip6 daddr != @src6 drop
+		oifname @blocked drop
+		ct state established,related return
+		oifname @inbound return
+		drop
+	}
+	}
+	EOT
+	ip netns exec "$D" nft flush ruleset &&
+	ip netns exec "$D" nft -f "$T/peer.nft"
+}
+
 # perf_start KEY: with DNS_BENCH_PERF=DIR, perf record -g of the master,
-# netd and dnspind for a dnspind run, into DIR/KEY.data; perf_wait.
+# netd and dnspind for a dnspind run, of dnsmasq for one with its cache
+# on (the peer's profile beside dnspind's), into DIR/KEY.data;
+# perf_wait.
 perf_start() {
 	PERF_PID=
 	[ -n "${DNS_BENCH_PERF:-}" ] || return 0
-	case $1 in dnspind*) ;; *) return 0 ;; esac
+	case $1 in
+	dnspind*)
+		_pp="$SBX_PID,$(pgrep -d, -x -P "$SBX_PID" 'netd|dnspind')" ;;
+	dnsmasq[cb].*)
+		_pp=$(cat "$T/fwdc.pid") ;;
+	*)	return 0 ;;
+	esac
 	mkdir -p "$DNS_BENCH_PERF" || return 1
-	perf record -q -g -o "$DNS_BENCH_PERF/$1.data" \
-	    -p "$SBX_PID,$(pgrep -d, -x -P "$SBX_PID" 'netd|dnspind')" \
+	perf record -q -g -o "$DNS_BENCH_PERF/$1.data" -p "$_pp" \
 	    -- sleep "$DUR" > /dev/null 2>&1 &
 	PERF_PID=$!
 }
@@ -485,11 +580,15 @@ answers $DMQ ip netns exec "$C" || exit 1
 CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwd2.pid")"
 measure dnsmasq2 $DMQ ip netns exec "$C"
 dnsmasq_stop fwd2
-# And with its cache on: the peer for repeat answers.
+# And with its cache on: the peer for repeat answers, behind the
+# ruleset of netd's shape (peer_ruleset), and bare as before.
+peer_ruleset || exit 1
 DNSMASQ_CACHE=10000 dnsmasq_start fwdc "$D" --server=$UP --listen-address=$DMQ
 answers $DMQ ip netns exec "$C" || exit 1
 CPU_PIDS="upstream:$(cat "$T/up.pid") dnsmasq:$(cat "$T/fwdc.pid")"
 measure dnsmasqc $DMQ ip netns exec "$C"
+ip netns exec "$D" nft flush ruleset
+measure dnsmasqb $DMQ ip netns exec "$C"
 dnsmasq_stop fwdc
 
 # The figures for bench.json: repeat and new-pin QPS with 1 and $LIVE
@@ -503,11 +602,25 @@ bench_kv dns_newpin_qps_4000 "$(qps dnspindN.new)"
 bench_kv dnsmasq_qps_1 "$(qps dnsmasq.rep)"
 bench_kv dnsmasq_qps_4000 "$(qps dnsmasq2.rep)"
 bench_kv dnsmasq_cache_qps_4000 "$(qps dnsmasqc.rep)"
+bench_kv dnsmasq_cache_bare_qps_4000 "$(qps dnsmasqb.rep)"
+bench_kv dns_repeat_ratio_dnsmasq_bare_4000 "$(awk \
+    -v a="$(qps dnspindN.rep)" -v b="$(qps dnsmasqb.rep)" \
+    'BEGIN { if (b > 0) printf "%.4f", a / b }')"
 bench_kv dns_repeat_ratio_dnsmasq_4000 "$(awk -v a="$(qps dnspindN.rep)" \
     -v b="$(qps dnsmasqc.rep)" 'BEGIN { if (b > 0) printf "%.4f", a / b }')"
 bench_kv dns_repeat_ratio_dnsmasq_nocache_4000 "$(awk \
     -v a="$(qps dnspindN.rep)" -v b="$(qps dnsmasq2.rep)" \
     'BEGIN { if (b > 0) printf "%.4f", a / b }')"
+# CPU time per answer of all that serves, dnsperf's left out.
+cpu() { awk '{ for (i = 1; i < NF; i += 2) if ($i != "dnsperf" &&
+    $(i + 1) != "-") s += $(i + 1) } END { printf "%.2f", s }' \
+    "$T/$1.cpu"; }
+bench_kv dns_repeat_cpu_us_4000 "$(cpu dnspindN.rep)"
+bench_kv dnsmasq_cache_cpu_us_4000 "$(cpu dnsmasqc.rep)"
+bench_kv dns_repeat_cpu_ratio_dnsmasq_4000 "$(awk \
+    -v a="$(cpu dnspindN.rep)" -v b="$(cpu dnsmasqc.rep)" \
+    'BEGIN { if (a > 0) printf "%.4f", b / a }')"
+bench_kv dns_newpin_cpu_us_4000 "$(cpu dnspindN.new)"
 
 naive_ruleset "$LIVE" || exit 1
 dnsmasq_start nftN "$D" --server=$UP --listen-address=$DMQ \
@@ -526,8 +639,8 @@ dnsmasq_stop nftN
 # The table: QPS and its ratio to the dnsmasq forwarder's, p50 and p99
 # less the upstream's own (its own row: its own figures), then the
 # targets.  mawk: no gawk extensions.
-for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc nftsetN
-do
+for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc dnsmasqb \
+    nftsetN; do
 	for q in rep new; do
 		echo "$k $q $(cat "$T/$k.$q.qps") $(cat "$T/$k.$q.lat")"
 	done
@@ -549,7 +662,7 @@ function lat(k, q, p,    v, d) {
 }
 # The forwarder measured nearest in time is the one to compare with.
 function cell(k, q,    f, fw) {
-	fw = k ~ /N$|2$|c$/ ? "dnsmasq2" : "dnsmasq"
+	fw = k ~ /N$|2$|c$|b$/ ? "dnsmasq2" : "dnsmasq"
 	f = qps[fw, q] > 0 ? qps[k, q] / qps[fw, q] : 0
 	return sprintf("%7d %5.2f %s %s", qps[k, q], f, lat(k, q, 50),
 	    lat(k, q, 99))
@@ -572,7 +685,8 @@ END {
 	row("dnspind, 1 live sandbox", "dnspind1")
 	row(sprintf("dnspind, %d live sandboxes", live), "dnspindN")
 	row("dnsmasq forwarder, cache off, again", "dnsmasq2")
-	row("dnsmasq, cache on", "dnsmasqc")
+	row("dnsmasq, cache on, netd-shaped rules", "dnsmasqc")
+	row("dnsmasq, cache on, no ruleset", "dnsmasqb")
 	row(sprintf("dnsmasq --nftset, %d sbx of rules", live), "nftsetN")
 	print "# In this order, one after the other.  /fwd: QPS over that of" \
 	    " the dnsmasq forwarder"
@@ -599,7 +713,7 @@ END {
 	    "the dnsmasq forwarder, cache off, again")
 	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
 	    qps["dnspindN", "rep"], 1.5 * qps["dnsmasqc", "rep"],
-	    "1.5 x dnsmasq, cache on")
+	    "1.5 x dnsmasq, cache on, behind a ruleset of netd'"'"'s shape")
 	verdict(sprintf("dnspind repeat answers, %d live sandboxes", live),
 	    qps["dnspindN", "rep"], reptarget, "issue 18")
 	verdict(sprintf("dnspind new-pin answers, %d live sandboxes", live),
@@ -633,7 +747,7 @@ echo "$v   dnspind's new-pin answers: $want, pins audited for them: $got"
 # per_answer EXT: each run's $T/<run>.{rep,new}.EXT, repeat | new pin.
 per_answer() {
 	for k in direct dnsmasq nftset1 dnspind1 dnspindN dnsmasq2 dnsmasqc \
-	    nftsetN; do
+	    dnsmasqb nftsetN; do
 		printf '#   %-9s %s| %s\n' "$k" "$(cat "$T/$k.rep.$1")" \
 		    "$(cat "$T/$k.new.$1")"
 	done
