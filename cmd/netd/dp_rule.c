@@ -283,12 +283,13 @@ m_l4(struct dp_rule *rb, uint8_t proto)
 	x_cmp(rb, R00, NFT_CMP_EQ, &proto, sizeof(proto));
 }
 
+/* th sport|dport == port */
 static void
-m_dport(struct dp_rule *rb, uint16_t port)
+m_port(struct dp_rule *rb, int dst, uint16_t port)
 {
 	uint16_t	 p = htons(port);
 
-	x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2, R00);
+	x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, dst ? 2 : 0, 2, R00);
 	x_cmp(rb, R00, NFT_CMP_EQ, &p, sizeof(p));
 }
 
@@ -331,14 +332,11 @@ m_untracked(struct dp_rule *rb)
 static void
 m_resolver_udp(struct dp_rule *rb, int dst)
 {
-	uint16_t	 p = htons(53);
-
 	m_nfproto(rb, AF_INET);
 	m_addr(rb, AF_INET, dst, R04);
 	x_cmp(rb, R04, NFT_CMP_EQ, &rb->dp->p.resolver, 4);
 	m_l4(rb, IPPROTO_UDP);
-	x_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, dst ? 2 : 0, 2, R00);
-	x_cmp(rb, R00, NFT_CMP_EQ, &p, sizeof(p));
+	m_port(rb, dst, 53);
 }
 
 /* ifname @set: the interface name alone as the key */
@@ -723,7 +721,7 @@ r_host(struct dp_rule *rb)
 		m_addr(rb, AF_INET, 1, R04);
 		x_cmp(rb, R04, NFT_CMP_EQ, &rb->dp->p.resolver, 4);
 		m_l4(rb, protos[i]);
-		m_dport(rb, 53);
+		m_port(rb, 1, 53);
 		x_verdict(rb, NFT_RETURN, NULL);
 		dpr_end(rb);
 	}

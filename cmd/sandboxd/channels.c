@@ -97,16 +97,6 @@ channel_redo_fire(int fd, short event, void *arg)
 		channel_make(r->a, r->b);
 }
 
-static time_t
-channel_now(void)
-{
-	struct timespec	 ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		fatal("%s: clock_gettime", __func__);
-	return (ts.tv_sec);
-}
-
 /*
  * from closed its channel to the peer it names, for a message that
  * broke the table.  The master cannot tell which of the two is lying,
@@ -138,7 +128,7 @@ channels_dropped(enum proc_id from, struct imsg *imsg)
 		return;
 	}
 	r = from < id ? &channel_redo[from][id] : &channel_redo[id][from];
-	now = channel_now();
+	now = monotime();
 	if (r->drops == 0 || now - r->first >= CHANNEL_REDO_WINDOW_S) {
 		r->first = now;
 		r->drops = 0;
