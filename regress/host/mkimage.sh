@@ -57,11 +57,23 @@ customize() {
 # over to the guest-run.sh it holds; without one, just power off.
 share=/run/sbxtest
 mkdir -p "$share"
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 \
-    sbxtest "$share"; then
-	echo "sbxtest-boot: no 9p share sbxtest, powering off" >/dev/console
-	exec systemctl poweroff
-fi
+# udev may still be loading 9pnet_virtio: the kernel registers the
+# transport before it probes the device, so a mount in between finds
+# "no channels available".  Let udev settle, then try for 30 s.
+udevadm settle -t 30 || true
+n=0
+until mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 \
+    sbxtest "$share"; do
+	n=$((n + 1))
+	if [ "$n" -ge 30 ]; then
+		echo "sbxtest-boot: no 9p share sbxtest after $n tries," \
+		    "powering off" >/dev/console
+		exec systemctl poweroff
+	fi
+	sleep 1
+done
+[ "$n" -eq 0 ] ||
+    echo "sbxtest-boot: 9p share mounted after $n retries" >/dev/console
 exec /bin/sh "$share/guest-run.sh"
 BOOT
 	chmod 0755 "$r/usr/lib/sbxtest/boot"
