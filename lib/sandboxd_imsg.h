@@ -165,7 +165,8 @@ enum ctl_fail {
 	CTL_FAIL_OTHER = 0,	/* as error says */
 	CTL_FAIL_NOCMD,		/* the command was not found: 127 */
 	CTL_FAIL_NOEXEC,	/* found, could not be executed: 126 */
-	CTL_FAIL_LIMIT		/* a limit of sandboxd was reached */
+	CTL_FAIL_LIMIT,		/* a limit of sandboxd was reached */
+	CTL_FAIL_NET		/* show: netd cannot tell the network */
 };
 
 struct ctl_result {

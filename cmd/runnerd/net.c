@@ -528,16 +528,26 @@ net_down(void)
 		}
 }
 
-/* netd tells the client the rest of show, and ends the reply. */
-int
+/*
+ * netd tells the client the rest of show, and ends the reply.  Without
+ * a channel to netd (it died or is restarting) the sandbox still has
+ * its network, but nobody can read it back: say so rather than end the
+ * reply as if it had none.
+ */
+void
 net_show(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
 	struct net_id	 m;
 
-	if (rs->net != RNET_UP)
-		return (-1);
+	if (rs->net != RNET_UP) {
+		runnerd_result(peerid, corr, 0, "%s", "");
+		return;
+	}
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
-	return (net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m)));
+	if (net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m)) == -1)
+		runnerd_result_fail(peerid, corr, EAGAIN, CTL_FAIL_NET,
+		    "the sandbox's network is unavailable: netd is not "
+		    "running (restarting); try again");
 }

@@ -952,8 +952,7 @@ runnerd_dispatch_id(struct imsg *imsg, uint32_t peerid)
 	case IMSG_RUN_SHOW:
 		runnerd_info(rs, &info);
 		runnerd_reply(IMSG_CTL_SANDBOX, peerid, &info, sizeof(info));
-		if (net_show(rs, peerid, req.corr) == -1)
-			runnerd_result(peerid, req.corr, 0, "%s", "");
+		net_show(rs, peerid, req.corr);
 		break;
 	case IMSG_RUN_PAUSE:
 		life_pause(rs, req.corr, peerid);

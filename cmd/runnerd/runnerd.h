@@ -269,7 +269,7 @@ void	 net_ready(const struct net_ready *);
 void	 net_tun(const struct net_ready *, int);
 void	 net_up(void);
 void	 net_down(void);
-int	 net_show(struct rsandbox *, uint32_t, const char *);
+void	 net_show(struct rsandbox *, uint32_t, const char *);
 void	 net_prepare(void);
 void	 net_dns_up(void);
 void	 net_prepare_soon(void);

@@ -3,7 +3,8 @@
  * needs for a tap), the egress counter, the live pins with the time
  * each has left, then the rules netd read back from the kernel, in nft
  * syntax.  With -j it is one "sandbox.network" object, the pins as an
- * array and the rules text included.
+ * array and the rules text included.  If netd cannot answer, a line (an
+ * object with "available": false) says so.
  */
 #include <arpa/inet.h>
 
@@ -150,6 +151,21 @@ show_net_rules(const char *p, size_t n)
 	memcpy(net_rules + net_rules_len, p, n);
 	net_rules_len += n;
 	net_rules[net_rules_len] = '\0';
+}
+
+/*
+ * show of a sandbox whose network netd cannot read back now (it died
+ * or is restarting): said, never left out as if it had none.
+ */
+void
+show_net_unavailable(const char *id, const char *why)
+{
+	if (!json) {
+		printf("network:        unavailable: %s\n", why);
+		return;
+	}
+	json_emit(json_pack("{s:s, s:s, s:b, s:s}", "event",
+	    "sandbox.network", "id", id, "available", 0, "net_error", why));
 }
 
 /* With -j, the network object goes out whole before the result. */

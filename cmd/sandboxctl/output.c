@@ -117,6 +117,8 @@ result_code(const struct ctl_result *res)
 		return ("command_not_executable");
 	case CTL_FAIL_LIMIT:
 		return ("limit");
+	case CTL_FAIL_NET:
+		return ("network_unavailable");
 	}
 	switch (res->error) {
 	case EPERM:
@@ -149,6 +151,8 @@ int
 show_result(const struct ctl_result *res)
 {
 	show_net_flush();
+	if (res->fail == CTL_FAIL_NET && ctl_last.have_sandbox)
+		show_net_unavailable(ctl_last.sandbox.id, res->msg);
 	if (res->error != 0 && json)
 		jev_error(result_code(res), res->error, res->corr, res->msg);
 	else if (json)

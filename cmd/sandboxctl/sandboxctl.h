@@ -102,6 +102,7 @@ void	 show_net_info(const struct sbx_net_info *);
 void	 show_net_rules(const char *, size_t);
 void	 show_net_pins(const struct sbx_net_pins *);
 void	 show_net_flush(void);
+void	 show_net_unavailable(const char *, const char *);
 
 /* What the last reply said, for the commands that chain requests. */
 struct ctl_last {

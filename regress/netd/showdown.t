@@ -1,0 +1,66 @@
+#!/bin/sh
+# sandboxctl show while netd is down (killed, waiting for its restart):
+# the sandbox keeps its network but nobody can read it back, and show
+# says so, on a line of its own and with -j as "available": false, and
+# exits 125; a sandbox without a network shows as before, exit 0.
+# Once netd is back, show has the network again.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+
+write_conf "
+policy \"open\" {
+	network { egress allow }
+}"
+suite_start || { echo "Bail out! the suite did not start"; exit 1; }
+
+A=$(sbx_create open)
+N=$(sbx_create)
+check "a sandbox with a network and one without" test -n "$A" -a -n "$N"
+out=$(ctl show "$A")
+check "netd up: show has the network" contains "$out" '^network: *veth '
+
+# netd killed twice within the minute: the second restart waits 250 to
+# 500 ms, in which runnerd has no channel to netd.
+kill_netd() {
+	_old=$(child_field netd pid)
+	_seen=$(grep -c 'runnerd\[.*peerch_close: the channel to netd' "$LOG")
+	kill -KILL "$_old"
+	wait_for 5 sh -c "[ \$(grep -c 'runnerd\[.*peerch_close: the channel \
+to netd' '$LOG') -gt $_seen ]"
+}
+kill_netd
+check "netd is restarted" wait_for 15 restarted netd "$_old"
+shows_net() { ctl show "$A" 2>/dev/null | grep -q '^network: *veth '; }
+wait_for 5 shows_net
+kill_netd || notok "runnerd saw its channel to netd go"
+out=$(timeout 5 "$SANDBOXCTL" -s "$SOCK" show "$A" 2>"$T/err"); rc=$?
+jout=$(timeout 5 "$SANDBOXCTL" -s "$SOCK" -j show "$A" 2>&1); jrc=$?
+nout=$(timeout 5 "$SANDBOXCTL" -s "$SOCK" show "$N" 2>&1); nrc=$?
+check "netd down: show says the network is unavailable" \
+    contains "$out" '^network: *unavailable: .*netd is not running'
+check "and still shows the sandbox" contains "$out" "^id: *$A"
+is "$rc" 125 "show exits 125: its answer is not whole"
+check "the reason on standard error" grep -q 'netd is not running' "$T/err"
+net=$(printf '%s\n' "$jout" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r.get("event") == "sandbox.network":
+        print(r["available"], "net_error" in r and "netd" in r["net_error"])
+    if r.get("event") == "error":
+        print(r.get("code"))')
+is "$net" "False True
+network_unavailable" \
+    "-j: sandbox.network with available false and net_error, then the error"
+is "$jrc" 125 "-j show exits 125 too"
+check "a sandbox without a network shows as before" \
+    sh -c "[ $nrc = 0 ] && ! printf '%s\n' '$nout' | grep -q '^network:'"
+
+check "netd is restarted again" wait_for 15 restarted netd "$_old"
+check "netd back: show has the network again" wait_for 5 shows_net
+out=$(ctl -j show "$A" | grep sandbox.network)
+check "and -j has it whole" contains "$out" '"rules"'
+ctl show "$A" >/dev/null
+is "$?" 0 "and exits 0"
+
+plan $tap_n
