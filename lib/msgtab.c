@@ -360,6 +360,7 @@ const struct msg_row msg_table[] = {
 { R(DNS_PIN), DNS, NET, FIX(dns_pin_req), NEVER, v_dns_pin_req },
 { R(DNS_PINNED), NET, DNS, FIX(dns_pin_ack), NEVER, v_dns_pin_ack },
 { R(DNS_CHANNEL), MST, NET|DNS, NONE, MUST, NULL },
+{ R(DNS_SYNC_END), RUN, DNS, NONE, NEVER, NULL },
 { R(PEER_CHANNEL), MST, KIDS, FIX(peer_channel), MUST, v_peer_channel },
 { R(PEER_DROPPED), KIDS, MST, FIX(peer_channel), NEVER, v_peer_channel },
 };

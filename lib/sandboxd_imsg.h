@@ -140,6 +140,8 @@ enum imsg_type {
 	 * socketpair, their channel, made when both are running (again)
 	 */
 	IMSG_DNS_CHANNEL,
+	/* runnerd -> dnspind: every live sandbox announced; forget the rest */
+	IMSG_DNS_SYNC_END,		/* no payload */
 
 	/*
 	 * master -> child: one end of a new socketpair to another child

@@ -55,7 +55,8 @@ dnspind_dispatch_main(struct imsg *imsg)
 /*
  * runnerd's news of the sandboxes, on our channel to it, checked
  * against the table by peerch.c first.  A new runnerd (or channel)
- * announces every sandbox again: each replaces what we had of it.
+ * announces every sandbox again: each replaces what we had of it, and
+ * those not announced by DNS_SYNC_END are forgotten.
  */
 static int
 dnspind_dispatch_runnerd(enum msg_prog peer, struct imsg *imsg)
@@ -75,10 +76,20 @@ dnspind_dispatch_runnerd(enum msg_prog peer, struct imsg *imsg)
 		} else
 			sandboxes_del(sb->id);
 		break;
+	case IMSG_DNS_SYNC_END:
+		sandboxes_resync_end();
+		break;
 	default:
 		return (-1);
 	}
 	return (0);
+}
+
+/* A new channel to runnerd (the only peer we take one from): resync. */
+static void
+dnspind_runnerd_up(enum msg_prog peer)
+{
+	sandboxes_resync();
 }
 
 static const struct child_ops dnspind_ops = {
@@ -87,6 +98,7 @@ static const struct child_ops dnspind_ops = {
 	.conf_apply = dnspind_conf_apply,
 	.dispatch_main = dnspind_dispatch_main,
 	.dispatch_peer = dnspind_dispatch_runnerd,
+	.peer_up = dnspind_runnerd_up,
 };
 
 int

@@ -28,6 +28,7 @@ struct dsandbox {
 	struct dns_sandbox	 m;
 	size_t			 inflight;	/* its queries forwarded */
 	int			 capped;	/* at the cap, said so once */
+	int			 unconfirmed;	/* not yet re-announced */
 };
 
 /* sandboxes.c */
@@ -37,6 +38,8 @@ const struct dsandbox *sandboxes_from(const struct sockaddr_storage *);
 const struct dsandbox *sandboxes_find(const char *);
 int		 sandboxes_hold(const char *, int);
 void		 sandboxes_release(const char *);
+void		 sandboxes_resync(void);
+void		 sandboxes_resync_end(void);
 
 /* resolve.c: a query's way from a sandbox to the upstream and back */
 struct query;

@@ -131,6 +131,41 @@ sandboxes_add(const struct dns_sandbox *m)
 	RB_INSERT(dsbx_addr6, &by6, s);
 }
 
+/*
+ * A new channel to runnerd: it announces every sandbox it has, then
+ * DNS_SYNC_END.  Until then what we knew stands (a query of a live
+ * sandbox is not refused for the resync); what it did not announce by
+ * then is gone, its cache with it.
+ */
+void
+sandboxes_resync(void)
+{
+	struct dsandbox	*s;
+
+	RB_FOREACH(s, dsbx_id, &byid)
+		s->unconfirmed = 1;
+}
+
+void
+sandboxes_resync_end(void)
+{
+	struct dsandbox	*s, *next;
+	size_t		 kept = 0, gone = 0;
+
+	RB_FOREACH_SAFE(s, dsbx_id, &byid, next) {
+		if (!s->unconfirmed) {
+			kept++;
+			continue;
+		}
+		log_info("%s: sandbox %s: not announced again by runnerd: "
+		    "forgotten", __func__, s->m.id);
+		sandboxes_del(s->m.id);
+		gone++;
+	}
+	log_info("%s: runnerd announced %zu sandboxes; %zu forgotten",
+	    __func__, kept, gone);
+}
+
 const struct dsandbox *
 sandboxes_from(const struct sockaddr_storage *ss)
 {

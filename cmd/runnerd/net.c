@@ -408,7 +408,12 @@ net_dns_announce(struct rsandbox *rs, int gone)
 	    sizeof(m));
 }
 
-/* A new dnspind knows nothing: tell it of every sandbox with a network. */
+/*
+ * A new channel to dnspind: tell it of every sandbox with a network,
+ * then that this is all of them.  It forgets the others: those gone
+ * while runnerd was down (a new runnerd has none of the old ones) or
+ * whose GONE was lost with the old channel.
+ */
 void
 net_dns_up(void)
 {
@@ -417,6 +422,7 @@ net_dns_up(void)
 	RB_FOREACH(rs, rsandbox_tree, &rsandboxes)
 		if (rs->net == RNET_UP)
 			net_dns_announce(rs, 0);
+	net_send(IMSG_DNS_SYNC_END, 0, -1, NULL, 0);
 }
 
 /* The sandbox goes: so does its network, whatever state it was in. */

@@ -141,37 +141,15 @@ check "no channel was dropped for a bad message" \
     sh -c "! grep -q 'peerch_drop' '$LOG'"
 
 # A bad message on a direct channel: a copy of dnspind's end of its
-# channel to runnerd (pidfd_getfd) writes runnerd an imsg of a type
-# that channel never carries.  runnerd drops the channel; the master
+# channel to runnerd writes runnerd an imsg of a type that channel never
+# carries (badimsg.py).  runnerd drops the channel; the master
 # restarts neither (it cannot tell which end lies) and makes the pair a
 # new one, on which they resync.
-INJECTPY='
-import ctypes, os, re, struct, subprocess, sys
-dnspind, runnerd = int(sys.argv[1]), int(sys.argv[2])
-ss = subprocess.run(["ss", "-xpn"], capture_output=True, text=True).stdout
-ino = {}
-for l in ss.splitlines():
-    f = l.split()
-    if len(f) < 9 or not f[0].startswith("u_str"):
-        continue
-    for pid, fd in re.findall(r"pid=(\d+),fd=(\d+)", l):
-        ino[f[5]] = (int(pid), int(fd), f[7])
-ends = [(fd, peer) for (pid, fd, peer) in ino.values() if pid == dnspind
-    and peer in ino and ino[peer][0] == runnerd]
-if len(ends) != 1:
-    sys.exit("dnspind has %d channels to runnerd" % len(ends))
-libc = ctypes.CDLL(None, use_errno=True)
-pfd = os.pidfd_open(dnspind)
-fd = libc.syscall(438, pfd, ends[0][0], 0)
-if fd < 0:
-    sys.exit("pidfd_getfd: %s" % os.strerror(ctypes.get_errno()))
-os.write(fd, struct.pack("=IHHII", 0xfffe, 16, 0, 0, dnspind))
-print("written")
-'
 rpid=$(child_field runnerd pid)
 dpid=$(child_field dnspind pid)
 opened=$(grep -c "runnerd\[$rpid\]: peerch_open: a channel to dnspind" "$LOG")
-out=$(ip netns exec "$NS" python3 -c "$INJECTPY" "$dpid" "$rpid" 2>&1)
+out=$(ip netns exec "$NS" python3 "$ROOT/regress/dnspind/badimsg.py" \
+    "$dpid" "$rpid" 2>&1)
 is "$out" "written" "a bad message written on dnspind's channel to runnerd"
 check "runnerd dropped the channel" \
     wait_for 5 grep -q 'peerch_drop.*dnspind' "$LOG"

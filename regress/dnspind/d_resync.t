@@ -1,0 +1,77 @@
+#!/bin/sh
+# dnspind resyncs with runnerd on every new channel between them:
+# runnerd announces each live sandbox with a network, then DNS_SYNC_END,
+# and dnspind forgets every sandbox it was not told of again.  Killed,
+# runnerd takes its sandboxes with it: the new one announces none of
+# them, and dnspind drops them (their addresses, cache and queries).  A
+# channel made again for a bad message, runnerd alive: its live sandbox
+# is kept and goes on resolving.
+. "$(dirname "$0")/../lib/common.sh"
+. "$ROOT/regress/netd/dtopo.sh"
+. "$ROOT/regress/dnspind/stub.sh"
+need_root
+
+write_conf "
+upstream $UP
+policy \"many\" {
+	network { allow name \"*.many.test\" port 80 }
+}"
+topo_up || { echo "Bail out! topology"; exit 1; }
+stub_many
+stub_up
+suite_run || { echo "Bail out! the suite did not start"; exit 1; }
+
+# "FIRST COUNT": nK.many.test for K from FIRST, resolved and dialled.
+DIALPY='
+import socket, sys
+ok = bad = 0
+for k in range(int(sys.argv[1]), int(sys.argv[1]) + int(sys.argv[2])):
+    try:
+        a = socket.getaddrinfo("n%d.many.test" % k, 80, socket.AF_INET,
+            socket.SOCK_STREAM)[0][4][0]
+        s = socket.socket()
+        s.settimeout(0.9)
+        s.connect((a, 80))
+        ok += s.recv(64).startswith(b"ok")
+    except OSError as e:
+        bad += 1
+        print("failed", k, e, flush=True)
+print("connected", ok, "failed", bad)
+'
+forgot() { grep -q "dnspind\[.*sandbox $1: not announced again by runnerd: forgotten" "$LOG"; }
+
+A=$(sbx_create many); B=$(sbx_create many)
+out=$(ctl exec "$A" -- python3 -c "$DIALPY" 1 3 2>&1)
+is "$out" "connected 3 failed 0" "A resolves and dials its names"
+
+old=$(child_field runnerd pid)
+kill -KILL "$old"
+check "runnerd is restarted" wait_for 15 restarted runnerd "$old"
+check "dnspind forgot A, which the new runnerd does not have" \
+    wait_for 5 forgot "$A"
+check "and B" forgot "$B"
+check "the resync's count: none of the old ones kept" \
+    grep -q 'sandboxes_resync_end: runnerd announced 0 sandboxes; [2-9][0-9]* forgotten' \
+    "$LOG"
+
+C=$(sbx_create many)
+out=$(ctl exec "$C" -- python3 -c "$DIALPY" 100 3 2>&1)
+is "$out" "connected 3 failed 0" "a sandbox made after: its names resolve"
+
+# The channel made again, runnerd alive: C is announced again, kept.
+rpid=$(child_field runnerd pid)
+dpid=$(child_field dnspind pid)
+n=$(grep -c 'sandboxes_resync_end' "$LOG")
+out=$(ip netns exec "$NS" python3 "$ROOT/regress/dnspind/badimsg.py" \
+    "$dpid" "$rpid" 2>&1)
+is "$out" "written" "a bad message on dnspind's channel to runnerd"
+check "dnspind resynced on the new channel" wait_for 5 sh -c \
+    "[ \$(grep -c 'sandboxes_resync_end' '$LOG') -gt $n ]"
+check "it kept C, still announced" \
+    grep -q 'sandboxes_resync_end: runnerd announced 1 sandboxes; 0 forgotten' \
+    "$LOG"
+check "C was not forgotten" sh -c "! grep -q 'sandbox $C: not announced' '$LOG'"
+out=$(ctl exec "$C" -- python3 -c "$DIALPY" 200 3 2>&1)
+is "$out" "connected 3 failed 0" "C's names resolve on the new channel"
+
+plan $tap_n
