@@ -8,7 +8,8 @@
 # restart makes new channels to each of its peers (lib/peerch.c) and
 # they resync, so that a networked run with -e whose names are pinned
 # works after each.  Last, a bad message on runnerd's channel from
-# dnspind: the channel is dropped and made again, nobody restarted.
+# dnspind: the channel is dropped and made again after 100 ms, nobody
+# restarted; a second one soon after: made again after 200 ms.
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
@@ -147,23 +148,51 @@ check "no channel was dropped for a bad message" \
 # new one, on which they resync.
 rpid=$(child_field runnerd pid)
 dpid=$(child_field dnspind pid)
-opened=$(grep -c "runnerd\[$rpid\]: peerch_open: a channel to dnspind" "$LOG")
-out=$(ip netns exec "$NS" python3 "$ROOT/regress/dnspind/badimsg.py" \
-    "$dpid" "$rpid" 2>&1)
+# inject: the bad message; $delay is the ms from the master's word that
+# runnerd dropped its channel to runnerd's new one (logdelay.py).
+inject() {
+	ip netns exec "$NS" python3 "$ROOT/regress/dnspind/logdelay.py" \
+	    "$LOG" 'dropped its channel to dnspind for a bad message' \
+	    "runnerd\[$rpid\]: peerch_open: a channel to dnspind" 10 \
+	    > "$T/delay" &
+	_lpid=$!
+	wait_for 5 grep -q following "$T/delay"
+	out=$(ip netns exec "$NS" python3 "$ROOT/regress/dnspind/badimsg.py" \
+	    "$dpid" "$rpid" 2>&1)
+	wait $_lpid
+	delay=$(tail -n 1 "$T/delay")
+}
+inject
 is "$out" "written" "a bad message written on dnspind's channel to runnerd"
 check "runnerd dropped the channel" \
     wait_for 5 grep -q 'peerch_drop.*dnspind' "$LOG"
 check "the master makes the pair a new channel, restarting neither" \
-    wait_for 5 grep -q 'dropped its channel to dnspind for a bad message' \
+    grep -q 'dropped its channel to dnspind for a bad message (1 in a minute): a new one in 100 ms' \
     "$LOG"
-check "runnerd got a new channel to dnspind" wait_for 5 sh -c \
-    "[ \$(grep -c 'runnerd\[$rpid\]: peerch_open: a channel to dnspind' \
-    '$LOG') -gt $opened ]"
+check "runnerd got a new channel to dnspind, $delay ms later" \
+    [ "$delay" != timeout ]
 is "$(child_field runnerd pid) $(child_field dnspind pid)" "$rpid $dpid" \
     "runnerd and dnspind were not restarted on the other's word"
 out=$(full_run 5000 after-drop)
 is "$out" "after-drop
 connected 5 failed 0" \
     "on the new channel: -e, network and 5 pinned names work"
+
+# A second bad message within the minute: the new channel waits twice
+# as long (100 ms doubled per drop of the pair, up to 10 s), and still
+# nobody is restarted.
+inject
+is "$out" "written" "a second bad message, $delay ms to the new channel"
+check "the master counts the pair's second drop and doubles the wait" \
+    grep -q 'dropped its channel to dnspind for a bad message (2 in a minute): a new one in 200 ms' \
+    "$LOG"
+check "the second new channel came no sooner than 200 ms after the drop" \
+    test "$delay" -ge 195 2>/dev/null
+is "$(child_field runnerd pid) $(child_field dnspind pid)" "$rpid $dpid" \
+    "runnerd and dnspind kept their pids across both drops"
+out=$(full_run 6000 after-drop2)
+is "$out" "after-drop2
+connected 5 failed 0" \
+    "on the third channel: -e, network and 5 pinned names work"
 
 plan $tap_n
