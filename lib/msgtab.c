@@ -354,6 +354,7 @@ const struct msg_row msg_table[] = {
 { R(NET_STOP), MST, NET, NONE, NEVER, NULL },
 { R(NET_TUN_OPEN), RUN, MST, FIX(net_id), NEVER, v_net_id },
 { R(NET_TUN), MST, RUN, FIX(net_ready), MAY, v_net_tun },
+{ R(NET_SHOWN), NET, RUN, FIX(net_id), NEVER, v_net_id },
 { R(DNS_SOCKET), MST, DNS, FIX(dns_socket), MUST, v_dns_socket },
 { R(DNS_SANDBOX), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },
 { R(DNS_SANDBOX_GONE), RUN, DNS, FIX(dns_sandbox), NEVER, v_dns_sandbox },

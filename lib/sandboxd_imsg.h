@@ -126,6 +126,8 @@ enum imsg_type {
 	IMSG_NET_TUN_OPEN,		/* struct net_id */
 	/* master -> runnerd: it, or why not (error set, no fd) */
 	IMSG_NET_TUN,			/* struct net_ready + the tun fd */
+	/* netd -> runnerd: a NET_SHOW answered; peerid: the client */
+	IMSG_NET_SHOWN,			/* struct net_id */
 
 	/* master -> dnspind */
 	IMSG_DNS_SOCKET = 450,		/* struct dns_socket + bound socket */

@@ -122,7 +122,7 @@ serve_conf(struct netd *n, struct sandboxd_conf *c)
 static void
 serve_send(uint32_t type, uint32_t peerid, const void *data, size_t len)
 {
-	if (type == IMSG_NET_READY) {
+	if (type == IMSG_NET_READY || type == IMSG_NET_SHOWN) {
 		if (peerch_send(MSG_RUNNERD, type, peerid, -1, data, len) ==
 		    -1 && errno != EAGAIN)
 			fatal("%s", __func__);
@@ -560,8 +560,12 @@ serve_dispatch(struct imsg *imsg)
 		id = IMSG_PAYLOAD(imsg, struct net_id);
 		if (type == IMSG_NET_TEARDOWN)
 			serve_teardown(id);
-		else
+		else {
 			serve_show(id, imsg_get_peerid(imsg));
+			/* runnerd ends it for us if we die before this. */
+			serve_send(IMSG_NET_SHOWN, imsg_get_peerid(imsg), id,
+			    sizeof(*id));
+		}
 		break;
 	case IMSG_NET_SYNC:
 		serve_sync(IMSG_PAYLOAD(imsg, struct net_sync));

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,6 +50,19 @@ struct net_spare {
 static struct net_spare	 spares[NET_SPARE_MAX];
 static struct event	 ev_prepare;
 
+/*
+ * The shows netd owes an end, from NET_SHOW to its NET_SHOWN: if netd
+ * dies first, its end never comes, and net_down gives it in its place
+ * lest the client wait for ever.
+ */
+struct net_pending_show {
+	TAILQ_ENTRY(net_pending_show)	 entry;
+	uint32_t			 peerid;
+	char				 corr[CORR_ID_SIZE];
+};
+static TAILQ_HEAD(, net_pending_show) net_shows =
+    TAILQ_HEAD_INITIALIZER(net_shows);
+
 /* Those lent to sandboxes built ahead (spare.c) count. */
 static size_t
 net_spare_want(void)
@@ -86,6 +100,7 @@ net_spare_forget(struct net_spare *sp)
 }
 
 static void	 net_tun_ask(struct rsandbox *);
+static void	 net_shows_fail(void);
 
 /*
  * To netd or dnspind on our channel to it.  Without one nothing is
@@ -524,6 +539,7 @@ net_down(void)
 	struct rsandbox	*rs, *next;
 
 	net_available = 0;
+	net_shows_fail();
 	net_spare_drop(0);
 	spare_drop_net();
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
@@ -543,7 +559,8 @@ net_down(void)
 void
 net_show(struct rsandbox *rs, uint32_t peerid, const char *corr)
 {
-	struct net_id	 m;
+	struct net_pending_show	*ps;
+	struct net_id		 m;
 
 	if (rs->net != RNET_UP) {
 		runnerd_result(peerid, corr, 0, "%s", "");
@@ -552,8 +569,44 @@ net_show(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	memset(&m, 0, sizeof(m));
 	strlcpy(m.corr, corr, sizeof(m.corr));
 	strlcpy(m.id, rs->sb.id, sizeof(m.id));
-	if (net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m)) == -1)
+	if (net_send(IMSG_NET_SHOW, peerid, -1, &m, sizeof(m)) == -1) {
 		runnerd_result_fail(peerid, corr, EAGAIN, CTL_FAIL_NET,
 		    "the sandbox's network is unavailable: netd is not "
 		    "running (restarting); try again");
+		return;
+	}
+	if ((ps = calloc(1, sizeof(*ps))) == NULL)
+		fatal("%s", __func__);
+	ps->peerid = peerid;
+	strlcpy(ps->corr, corr, sizeof(ps->corr));
+	TAILQ_INSERT_TAIL(&net_shows, ps, entry);
+}
+
+/* netd ended a show's reply itself. */
+void
+net_shown(const struct net_id *m, uint32_t peerid)
+{
+	struct net_pending_show	*ps;
+
+	TAILQ_FOREACH(ps, &net_shows, entry)
+		if (ps->peerid == peerid && strcmp(ps->corr, m->corr) == 0) {
+			TAILQ_REMOVE(&net_shows, ps, entry);
+			free(ps);
+			return;
+		}
+}
+
+/* netd went away owing these: they end here, said to be unanswered. */
+static void
+net_shows_fail(void)
+{
+	struct net_pending_show	*ps;
+
+	while ((ps = TAILQ_FIRST(&net_shows)) != NULL) {
+		TAILQ_REMOVE(&net_shows, ps, entry);
+		runnerd_result_fail(ps->peerid, ps->corr, EAGAIN, CTL_FAIL_NET,
+		    "the sandbox's network is unavailable: netd went away "
+		    "before it answered; try again");
+		free(ps);
+	}
 }

@@ -1070,6 +1070,10 @@ runnerd_dispatch_net(struct imsg *imsg)
 	case IMSG_NET_READY:
 		net_ready(IMSG_PAYLOAD(imsg, struct net_ready));
 		break;
+	case IMSG_NET_SHOWN:
+		net_shown(IMSG_PAYLOAD(imsg, struct net_id),
+		    imsg_get_peerid(imsg));
+		break;
 	default:
 		return (-1);
 	}

@@ -270,6 +270,7 @@ void	 net_tun(const struct net_ready *, int);
 void	 net_up(void);
 void	 net_down(void);
 void	 net_show(struct rsandbox *, uint32_t, const char *);
+void	 net_shown(const struct net_id *, uint32_t);
 void	 net_prepare(void);
 void	 net_dns_up(void);
 void	 net_prepare_soon(void);

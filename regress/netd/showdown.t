@@ -3,7 +3,8 @@
 # the sandbox keeps its network but nobody can read it back, and show
 # says so, on a line of its own and with -j as "available": false, and
 # exits 125; a sandbox without a network shows as before, exit 0.
-# Once netd is back, show has the network again.
+# Once netd is back, show has the network again.  A show netd received
+# but never answered, having died, ends the same way.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 
@@ -62,5 +63,22 @@ out=$(ctl -j show "$A" | grep sandbox.network)
 check "and -j has it whole" contains "$out" '"rules"'
 ctl show "$A" >/dev/null
 is "$?" 0 "and exits 0"
+
+# netd dies owing a show: stopped, it has the request unread when it is
+# killed.  runnerd ends the reply in its place: the client is told, not
+# left waiting for ever.
+old=$(child_field netd pid)
+kill -STOP "$old"
+timeout 10 "$SANDBOXCTL" -s "$SOCK" show "$A" >"$T/owed" 2>&1 &
+spid=$!
+sleep 0.5
+kill -KILL "$old"
+wait $spid; rc=$?
+is "$rc" 125 "a show netd owed when it died ends, exit 125 (124: it hung)"
+check "saying netd went away before it answered" \
+    grep -q '^network: *unavailable: .*netd went away before it answered' \
+    "$T/owed"
+check "netd is restarted a third time" wait_for 15 restarted netd "$old"
+check "and show has the network again" wait_for 5 shows_net
 
 plan $tap_n
