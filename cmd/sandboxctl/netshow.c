@@ -179,6 +179,7 @@ show_net_flush(void)
 	net_pins = NULL;
 	json_object_set_new(net_json, "rules", json_string(net_rules != NULL ?
 	    net_rules : ""));
+	json_object_set_new(net_json, "available", json_true());
 	json_emit(net_json);
 	net_json = NULL;
 	free(net_rules);

@@ -60,7 +60,9 @@ check "a sandbox without a network shows as before" \
 check "netd is restarted again" wait_for 15 restarted netd "$_old"
 check "netd back: show has the network again" wait_for 5 shows_net
 out=$(ctl -j show "$A" | grep sandbox.network)
-check "and -j has it whole" contains "$out" '"rules"'
+check "and -j has it whole, available" \
+    sh -c 'printf "%s\n" "$1" | grep "\"rules\"" | grep -q "\"available\": *true"' \
+    _ "$out"
 ctl show "$A" >/dev/null
 is "$?" 0 "and exits 0"
 
