@@ -89,7 +89,8 @@ dnspind_dispatch_runnerd(enum msg_prog peer, struct imsg *imsg)
 static void
 dnspind_runnerd_up(enum msg_prog peer)
 {
-	sandboxes_resync();
+	if (peer == MSG_RUNNERD)
+		sandboxes_resync();
 }
 
 static const struct child_ops dnspind_ops = {

@@ -157,7 +157,8 @@ sandboxes_resync_end(void)
 			kept++;
 			continue;
 		}
-		log_info("%s: sandbox %s: not announced again by runnerd: "
+		/* One line each only with -v: they may be thousands. */
+		log_debug("%s: sandbox %s: not announced again by runnerd: "
 		    "forgotten", __func__, s->m.id);
 		sandboxes_del(s->m.id);
 		gone++;
