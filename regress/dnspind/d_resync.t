@@ -3,7 +3,9 @@
 # runnerd announces each live sandbox with a network, then DNS_SYNC_END,
 # and dnspind forgets every sandbox it was not told of again.  Killed,
 # runnerd takes its sandboxes with it: the new one announces none of
-# them, and dnspind drops them (their addresses, cache and queries).  A
+# them, and dnspind drops them (their addresses, cache and queries): a
+# query from a dead sandbox's address is refused, where it was taken
+# for that sandbox's (SERVFAIL once netd refused its pin).  A
 # channel made again for a bad message, runnerd alive: its live sandbox
 # is kept and goes on resolving.
 . "$(dirname "$0")/../lib/common.sh"
