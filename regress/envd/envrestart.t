@@ -70,6 +70,9 @@ diag "q asks for a secret: $out"
 out=$(ctl exec "$S" -- $GETPY 2>&1)
 check "a sandbox made before the kill: its first exec's broker answers" \
     contains "$out" "$sha"
+out=$(ctl exec "$S" -- python3 $C/client.py call secrets.get NPM_TOKEN 2>&1)
+check "and its broker socket, announced again to the new envd" \
+    contains "$out" "$sha"
 
 # Right after a kill, before the restart: works, or says try again.
 old=$(child_field envd pid)
