@@ -153,13 +153,27 @@ show_net_rules(const char *p, size_t n)
 	net_rules[net_rules_len] = '\0';
 }
 
+static void
+net_forget(void)
+{
+	json_decref(net_json);
+	net_json = NULL;
+	json_decref(net_pins);
+	net_pins = NULL;
+	free(net_rules);
+	net_rules = NULL;
+	net_rules_len = 0;
+}
+
 /*
  * show of a sandbox whose network netd cannot read back now (it died
- * or is restarting): said, never left out as if it had none.
+ * or is restarting): said, never left out as if it had none.  What a
+ * netd that died midway sent is not passed off as whole.
  */
 void
 show_net_unavailable(const char *id, const char *why)
 {
+	net_forget();
 	if (!json) {
 		printf("network:        unavailable: %s\n", why);
 		return;
@@ -182,7 +196,5 @@ show_net_flush(void)
 	json_object_set_new(net_json, "available", json_true());
 	json_emit(net_json);
 	net_json = NULL;
-	free(net_rules);
-	net_rules = NULL;
-	net_rules_len = 0;
+	net_forget();
 }

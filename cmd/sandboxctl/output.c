@@ -150,9 +150,10 @@ result_code(const struct ctl_result *res)
 int
 show_result(const struct ctl_result *res)
 {
-	show_net_flush();
 	if (res->fail == CTL_FAIL_NET && ctl_last.have_sandbox)
 		show_net_unavailable(ctl_last.sandbox.id, res->msg);
+	else
+		show_net_flush();
 	if (res->error != 0 && json)
 		jev_error(result_code(res), res->error, res->corr, res->msg);
 	else if (json)
