@@ -342,7 +342,7 @@ runnerd_settle(struct rsandbox *rs)
 		    sizeof(info));
 		runnerd_result(rs->create_peerid, rs->corr, 0, "%s",
 		    rs->sb.id);
-		spare_later();
+		spare_soon();
 	}
 	exec_sandbox_ready(rs);
 }
@@ -792,7 +792,7 @@ runnerd_retire(struct rsandbox *rs, uint32_t peerid, const char *corr)
 	runnerd_result(peerid, corr, 0, "destroyed");
 	/* Out now: the loop's next turn may bury or build first. */
 	runnerd_flush();
-	spare_now();
+	spare_soon();
 }
 
 /* A run sandbox goes as soon as its one exec has ended. */
@@ -801,10 +801,8 @@ runnerd_exec_done(struct rsandbox *rs)
 {
 	if (rs->run_once && !rstate_ending(rs) && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, rs->owner, rs->run_corr);
-	else {
+	else
 		life_activity(rs);
-		spare_now();
-	}
 }
 
 /* An exec that could not start has said why; a run sandbox goes. */
@@ -813,10 +811,8 @@ runnerd_exec_failed(struct rsandbox *rs)
 {
 	if (rs->run_once && !rstate_ending(rs) && TAILQ_EMPTY(&rs->execs))
 		runnerd_retire(rs, 0, rs->run_corr);
-	else {
+	else
 		life_activity(rs);
-		spare_now();
-	}
 }
 
 /*

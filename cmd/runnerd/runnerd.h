@@ -250,8 +250,6 @@ void	 life_info(struct rsandbox *, struct sbx_info *);
 struct rsandbox *spare_take(const struct conf_policy *,
 	    const struct sbx_create_req *);
 void	 spare_soon(void);
-void	 spare_later(void);
-void	 spare_now(void);
 void	 spare_drop(void);
 void	 spare_drop_net(void);
 size_t	 spare_net_count(void);

@@ -28,7 +28,6 @@
 #define SPARE_MAX		8	/* = the config's PREBUILD_MAX */
 #define SPARE_POOLS		4	/* policies with spares at once */
 #define SPARE_BUILDING_MAX	2	/* pid 1s building at once */
-#define SPARE_DEFER_MS		20	/* a taker's first command goes first */
 
 struct spare_pool {
 	char		 policy[CONF_NAME_SIZE];	/* "": unused */
@@ -41,7 +40,6 @@ struct spare_pool {
 static struct spare_pool pools[SPARE_POOLS];
 static uint64_t		 spare_clock;
 static struct event	 ev_spare;
-static int		 spare_deferred;	/* ev_spare is spare_later's */
 
 static size_t
 spare_want(const struct spare_pool *p)
@@ -200,7 +198,6 @@ spare_build(int fd, short event, void *arg)
 	char			 err[256];
 	int			 netns = -1;
 
-	spare_deferred = 0;
 	if (spare_nbuilding() >= SPARE_BUILDING_MAX ||
 	    (p = spare_pool_next(&pol)) == NULL)
 		return;
@@ -247,55 +244,20 @@ spare_build(int fd, short event, void *arg)
 	spare_soon();
 }
 
-static void
-spare_arm(int ms)
-{
-	struct timeval	 tv = { 0, ms * 1000 };
-
-	if (!evtimer_initialized(&ev_spare))
-		evtimer_set(&ev_spare, spare_build, NULL);
-	evtimer_add(&ev_spare, &tv);
-	spare_deferred = ms > 0;
-}
-
 /*
- * Called once a reply has gone out, a spare is ready, or netd made a
- * veth ahead: building earlier would hold up what a caller waits for.
- * A refill put off by spare_later stays put off.
+ * Called once a caller has its answer (a create's reply, a run's
+ * result), a spare is ready, or netd made a veth ahead: building
+ * earlier would hold up the exec a caller is waiting for.
  */
 void
 spare_soon(void)
 {
-	if (!evtimer_initialized(&ev_spare) ||
-	    !evtimer_pending(&ev_spare, NULL))
-		spare_arm(0);
-}
+	struct timeval	 tv = { 0, 0 };
 
-/*
- * A create was answered: its caller's first command is most likely on
- * its way, and a build now (runnerd's part on this loop, then pid 1's
- * namespaces and mounts on the other core) would stand in its way, a
- * third of what the command waits for.  The refill waits for a command
- * to end, a destroy, or SPARE_DEFER_MS, whichever comes first.
- */
-void
-spare_later(void)
-{
-	if (!evtimer_initialized(&ev_spare) ||
-	    !evtimer_pending(&ev_spare, NULL) || !spare_deferred) {
-		if (evtimer_initialized(&ev_spare))
-			evtimer_del(&ev_spare);
-		spare_arm(SPARE_DEFER_MS);
-	}
-}
-
-/* A command ended or a sandbox went: a put-off refill may start. */
-void
-spare_now(void)
-{
-	if (spare_deferred)
-		evtimer_del(&ev_spare);
-	spare_soon();
+	if (!evtimer_initialized(&ev_spare))
+		evtimer_set(&ev_spare, spare_build, NULL);
+	if (!evtimer_pending(&ev_spare, NULL))
+		evtimer_add(&ev_spare, &tv);
 }
 
 /* Its pid 1 still there, waiting?  Nothing else ever ran in it. */
@@ -309,29 +271,6 @@ spare_alive(struct rsandbox *rs)
 	    WEXITED | WNOHANG | WNOWAIT) == -1)
 		return (0);
 	return (si.si_pid == 0);
-}
-
-/*
- * Out of the pool: a spare whose pid 1 has reported first, the oldest
- * of them; else the one building longest.  The last one made is most
- * likely still building, and its taker would wait for it.
- */
-static struct rsandbox *
-spare_pick(struct spare_pool *p)
-{
-	struct rsandbox	*rs;
-	size_t		 i, pick = 0;
-
-	for (i = 0; i < p->n; i++)
-		if (p->sb[i]->state == RS_SPARE) {
-			pick = i;
-			break;
-		}
-	rs = p->sb[pick];
-	memmove(&p->sb[pick], &p->sb[pick + 1],
-	    (p->n - pick - 1) * sizeof(p->sb[0]));
-	p->n--;
-	return (rs);
 }
 
 /*
@@ -351,7 +290,7 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 	p->failed = 0;
 	p->used = ++spare_clock;
 	while (p->n > 0) {
-		rs = spare_pick(p);
+		rs = p->sb[--p->n];
 		/* Still building: the taker waits for it, not runnerd. */
 		if (spare_alive(rs)) {
 			if (rs->state == RS_SPARE_BUILDING) {
