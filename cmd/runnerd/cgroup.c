@@ -433,6 +433,16 @@ cg_mkdirs(const char *id, char *err, size_t len)
 	return (-1);
 }
 
+/*
+ * Which cgroup version, and where: known to runnerd before it clones
+ * a pid 1, which makes its own cgroup with what runnerd found.
+ */
+int
+cgroup_detect(char *err, size_t len)
+{
+	return (cg_detect(err, len));
+}
+
 int
 cgroup_create(const char *id, const struct policy_msg *p, char *err,
     size_t len)

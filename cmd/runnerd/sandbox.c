@@ -464,20 +464,6 @@ sandbox_sync_workspace(struct sandbox *sb, char *err, size_t len)
 	return (rc);
 }
 
-/* The cgroup is made: pid 1 gets its cgroup.procs files to enter it. */
-static int
-sandbox_sync_cgroup(struct sandbox *sb, char *err, size_t len)
-{
-	int	 fds[CGROUP_MAX_DIRS], i, n, rc;
-
-	if ((n = cgroup_procs_open(sb->id, fds, err, len)) == -1)
-		return (-1);
-	rc = sandbox_sync_fds(sb, SBX_SYNC_CGROUP, fds, n, err, len);
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	return (rc);
-}
-
 /* pid 1's own account of a failure, if it gave one, says it best. */
 static void
 sandbox_init_error(struct sandbox *sb, char *err, size_t len)
@@ -492,14 +478,17 @@ sandbox_init_error(struct sandbox *sb, char *err, size_t len)
 }
 
 /*
- * Two at work: runnerd makes the sandbox's directories, workspace and
- * cgroup, pid 1 its namespaces, in parallel where the scheduler lets
- * them; each of pid 1's steps that needs runnerd's work waits for a
- * byte on the socket (SBX_SYNC_*).  pid 1 moves itself into its
- * cgroup, through files runnerd opened: on cgroup v1 that write can
- * wait for an RCU grace period, which had better hold up pid 1 than
- * runnerd's event loop.  The socket stays: it is how sandbox_spawn
- * reaches pid 1.
+ * Two at work: runnerd makes the sandbox's directories and workspace,
+ * pid 1 its cgroup and namespaces, in parallel where the scheduler
+ * lets them; each of pid 1's steps that needs runnerd's work waits for
+ * a byte on the socket (SBX_SYNC_*).  The cgroup is pid 1's to make,
+ * before it leaves runnerd's mount namespace and privileges, and to
+ * move itself into: a cgroup mkdir waits for the host's one
+ * cgroup_mutex, held by the kernel's offlining of destroyed sandboxes'
+ * memory cgroups (up to 15 ms on a loaded host), and the cgroup.procs
+ * write on v1 for an RCU grace period; both had better hold up pid 1
+ * than runnerd's event loop.  The socket stays: it is how
+ * sandbox_spawn reaches pid 1.
  *
  * sandbox_create_begin returns with pid 1 at work; its report comes on
  * sb->sock, and sandbox_create_finish reads it (waiting if need be).
@@ -514,6 +503,7 @@ sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
 	    sandbox_init_struct(sb, spec, err, len) == -1)
 		return (-1);
 	if (sbx_seccomp_prepare(err, len) == -1 ||
+	    cgroup_detect(err, len) == -1 ||
 	    mounts_state_prepare(spec->state_dir, err, len) == -1)
 		goto fail;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == -1) {
@@ -527,18 +517,15 @@ sandbox_create_begin(struct sandbox *sb, const struct sandbox_spec *spec,
 		goto fail;
 	}
 	close(sp[1]);
-	have |= HAVE_INIT;
+	/* pid 1 makes its cgroup (sandbox_init.c): it may be there now. */
+	have |= HAVE_INIT | HAVE_CGROUP;
 	if (sandbox_mkdirs(sb, err, len) == -1)
 		goto fail;
 	have |= HAVE_DIRS;
 	if (sandbox_workspace_mount(sb, spec->ws_held, err, len) == -1)
 		goto fail;
 	have |= HAVE_WORKSPACE;
-	if (sandbox_sync_workspace(sb, err, len) == -1 ||
-	    cgroup_create(sb->id, &sb->policy, err, len) == -1)
-		goto fail;
-	have |= HAVE_CGROUP;
-	if (sandbox_sync_cgroup(sb, err, len) == -1)
+	if (sandbox_sync_workspace(sb, err, len) == -1)
 		goto fail;
 	return (0);
  fail:

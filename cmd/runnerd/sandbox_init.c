@@ -186,16 +186,19 @@ init_sync_fds(int fd, char want, int *fds, int max, char *err, size_t len)
 	return (n);
 }
 
-/* SBX_SYNC_CGROUP comes with the cgroup.procs files to write "0" to. */
+/*
+ * The sandbox's cgroup and its limits, made while pid 1 still has
+ * runnerd's mount namespace and privileges, and its cgroup.procs files
+ * opened for the move (init_setup makes it after the mount namespace,
+ * as before).  runnerd removes it at teardown, as if it made it.
+ */
 static int
-init_enter_cgroup(int fd, char *err, size_t len)
+init_make_cgroup(const struct sandbox_spec *spec, int fds[CGROUP_MAX_DIRS],
+    char *err, size_t len)
 {
-	int	 fds[CGROUP_MAX_DIRS], n;
-
-	if ((n = init_sync_fds(fd, SBX_SYNC_CGROUP, fds, CGROUP_MAX_DIRS,
-	    err, len)) == -1)
+	if (cgroup_create(spec->id, spec->policy, err, len) == -1)
 		return (-1);
-	return (cgroup_enter(fds, n, err, len));
+	return (cgroup_procs_open(spec->id, fds, err, len));
 }
 
 /*
@@ -433,6 +436,7 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 {
 	const struct sandbox_spec	*spec = a->spec;
 	int				 keep[3], nkeep = 0;
+	int				 cg[CGROUP_MAX_DIRS], ncg;
 	char				 host[64];
 
 	keep[nkeep++] = a->sock;
@@ -449,6 +453,8 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if (ident_keep_fds_child(keep, nkeep, err, len) == -1)
 		return (-1);
 	umask(022);
+	if ((ncg = init_make_cgroup(spec, cg, err, len)) == -1)
+		return (-1);
 	if ((*mem = init_plan_unmap(zp, err, len)) == NULL)
 		return (-1);
 	if (a->netns != -1) {
@@ -475,7 +481,7 @@ init_setup(const struct init_args *a, struct zyg_params *zp, char **mem,
 	if ((zp->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		return (sbx_fail(err, len, "%s: /dev/null: %s", __func__,
 		    strerror(errno)));
-	if (init_enter_cgroup(a->sock, err, len) == -1)
+	if (cgroup_enter(cg, ncg, err, len) == -1)
 		return (-1);
 	/* Now in its cgroup: make that the root of what it can see. */
 	if (unshare(CLONE_NEWCGROUP) == -1)

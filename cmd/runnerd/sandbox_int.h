@@ -21,7 +21,6 @@
  * when pid 1 may go on, pid 1 answers with one sbx_report.
  */
 #define SBX_SYNC_MOUNT		'm'	/* root dir made; + the workspace */
-#define SBX_SYNC_CGROUP		'c'	/* + cgroup.procs fds to enter */
 #define SBX_SYNC_GO		'g'	/* runnerd has read the report */
 
 enum sbx_report_type {
@@ -170,6 +169,7 @@ int	 mounts_state_prepare(const char *, char *, size_t);
 int	 mounts_template(void);
 
 /* cgroup.c */
+int	 cgroup_detect(char *, size_t);
 int	 cgroup_create(const char *, const struct policy_msg *, char *,
 	    size_t);
 #define CGROUP_MAX_DIRS	4	/* memory, pids, cpu, freezer */

@@ -274,6 +274,29 @@ spare_alive(struct rsandbox *rs)
 }
 
 /*
+ * Out of the pool: a spare whose pid 1 has reported if there is one.
+ * The last one made, which was taken before, is the one most likely
+ * still building, and its taker would wait for it.
+ */
+static struct rsandbox *
+spare_pick(struct spare_pool *p)
+{
+	struct rsandbox	*rs;
+	size_t		 i, pick = 0;
+
+	for (i = 0; i < p->n; i++)
+		if (p->sb[i]->state == RS_SPARE) {
+			pick = i;
+			break;
+		}
+	rs = p->sb[pick];
+	memmove(&p->sb[pick], &p->sb[pick + 1],
+	    (p->n - pick - 1) * sizeof(p->sb[0]));
+	p->n--;
+	return (rs);
+}
+
+/*
  * A spare for this create, or NULL: then the caller builds one as
  * before.  A policy asked for gets a pool, the least recently used
  * one's.
@@ -290,7 +313,7 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 	p->failed = 0;
 	p->used = ++spare_clock;
 	while (p->n > 0) {
-		rs = p->sb[--p->n];
+		rs = spare_pick(p);
 		/* Still building: the taker waits for it, not runnerd. */
 		if (spare_alive(rs)) {
 			if (rs->state == RS_SPARE_BUILDING) {
