@@ -91,17 +91,34 @@ topo_up() {
 	# Neighbour discovery on the topology's own link takes a second
 	# the first time: do it now, not in the first probe.  Right after
 	# a bench driver's thousands of interfaces went, the kernel is
-	# still deleting them under the rtnl lock: up to three tries.
-	for _try in 1 2 3; do
+	# still deleting them under the rtnl lock: tries for 30 s.
+	_t0=$(date +%s)
+	while :; do
 		in_ns "$H" python3 "$D/probe.py" -t 3 "tcp $PUB6A 80" \
 		    "tcp $PUB1 80" > "$T/topo.probe" 2>&1
 		[ "$(grep -c ' ok$' "$T/topo.probe")" = 2 ] && break
+		[ $(($(date +%s) - _t0)) -lt 30 ] || break
+		sleep 0.5
 	done
 	[ "$(grep -c ' ok$' "$T/topo.probe")" = 2 ] || {
-		echo "# topo_up: the peer's servers do not answer the host:" >&2
+		echo "# topo_up: the peer's servers do not answer the host" \
+		    "in $(($(date +%s) - _t0)) s:" >&2
 		sed 's/^/# /' "$T/topo.probe" >&2
+		topo_why >&2
 		return 1
 	}
+	[ $(($(date +%s) - _t0)) -lt 5 ] ||
+	    echo "# topo_up: the peer answered after $(($(date +%s) - _t0)) s" >&2
+}
+
+# What the host and the peer namespaces hold, for a topology that did
+# not come up.
+topo_why() {
+	echo "# route to $PUB6A: $(ip -n "$H" -6 route get $PUB6A 2>&1)"
+	echo "# neighbours on hp0: $(ip -n "$H" -6 neigh show dev hp0 | tr '\n' ';')"
+	echo "# hp0: $(ip -n "$H" -6 -o addr show dev hp0 | awk '{ print $4, $NF }' | tr '\n' ';')"
+	echo "# peer listens on: $(in_ns "$P" ss -Hltn | awk '{ print $4 }' | tr '\n' ' ')"
+	echo "# namespaces: $(ip netns list | wc -l), links here: $(ip -o link | wc -l)"
 }
 
 # servers NETNS NAME PORT...: servers.py there, until the netns goes;
