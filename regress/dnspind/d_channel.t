@@ -13,6 +13,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
+. "$ROOT/regress/dnspind/dial.sh"
 need_root
 
 write_conf "
@@ -25,24 +26,6 @@ stub_many
 stub_up
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
-# "FIRST COUNT": nK.many.test for K from FIRST, resolved and dialled;
-# prints "connected N failed M".
-DIALPY='
-import socket, sys
-ok = bad = 0
-for k in range(int(sys.argv[1]), int(sys.argv[1]) + int(sys.argv[2])):
-    try:
-        a = socket.getaddrinfo("n%d.many.test" % k, 80, socket.AF_INET,
-            socket.SOCK_STREAM)[0][4][0]
-        s = socket.socket()
-        s.settimeout(0.9)
-        s.connect((a, 80))
-        ok += s.recv(64).startswith(b"ok")
-    except OSError as e:
-        bad += 1
-        print("failed", k, e, flush=True)
-print("connected", ok, "failed", bad)
-'
 # A new name every 10ms for SECONDS, each timed: "answered N servfail
 # M lost L slowest MS".
 LOOPPY='

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$ROOT/regress/netd/dtopo.sh"
 . "$ROOT/regress/dnspind/stub.sh"
+. "$ROOT/regress/dnspind/dial.sh"
 need_root
 
 write_conf "
@@ -23,23 +24,6 @@ stub_many
 stub_up
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
-# "FIRST COUNT": nK.many.test for K from FIRST, resolved and dialled.
-DIALPY='
-import socket, sys
-ok = bad = 0
-for k in range(int(sys.argv[1]), int(sys.argv[1]) + int(sys.argv[2])):
-    try:
-        a = socket.getaddrinfo("n%d.many.test" % k, 80, socket.AF_INET,
-            socket.SOCK_STREAM)[0][4][0]
-        s = socket.socket()
-        s.settimeout(0.9)
-        s.connect((a, 80))
-        ok += s.recv(64).startswith(b"ok")
-    except OSError as e:
-        bad += 1
-        print("failed", k, e, flush=True)
-print("connected", ok, "failed", bad)
-'
 forgot() { grep -q "dnspind\[.*sandbox $1: not announced again by runnerd: forgotten" "$LOG"; }
 
 # FROM NAME: a query for NAME sent from address FROM, run in the
