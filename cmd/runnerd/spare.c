@@ -247,7 +247,11 @@ spare_build(int fd, short event, void *arg)
 /*
  * Called once a caller has its answer (a create's reply, a run's
  * result), a spare is ready, or netd made a veth ahead: building
- * earlier would hold up the exec a caller is waiting for.
+ * earlier would hold up the exec a caller is waiting for.  Also when
+ * a spare still building is taken (spare_take): its taker waits for
+ * that build anyway, and a refill begun only after the answer is what
+ * the next of a series of runs waits for (9.4 -> 7.0 ms median
+ * start-to-exit, back to back, on 2 cores).
  */
 void
 spare_soon(void)
@@ -314,12 +318,16 @@ spare_take(const struct conf_policy *pol, const struct sbx_create_req *req)
 	p->used = ++spare_clock;
 	while (p->n > 0) {
 		rs = spare_pick(p);
-		/* Still building: the taker waits for it, not runnerd. */
+		/*
+		 * Still building: the taker waits for it, not runnerd, and
+		 * the refill builds beside it.
+		 */
 		if (spare_alive(rs)) {
 			if (rs->state == RS_SPARE_BUILDING) {
 				event_del(&rs->ev_events);
 				rs->ev_events_set = 0;
 				rstate_set(rs, RS_BUILDING);
+				spare_soon();
 			}
 			return (rs);
 		}
