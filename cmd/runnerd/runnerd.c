@@ -997,34 +997,31 @@ runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
 	return (rs);
 }
 
+/* A put, a get or another file operation (IMSG_RUN_FILEOP). */
 static void
 runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_file_req	 req =
-	    *IMSG_PAYLOAD(imsg, struct sbx_file_req);
+	struct sbx_fileop_req	*op = NULL;
+	struct sbx_file_req	*file = NULL;
+	struct sbx_id_req	*req;
 	struct rsandbox		*rs;
+	uint32_t		 type = imsg_get_type(imsg);
 	int			 fd = imsg_get_fd(imsg);
 
-	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
-	    peerid)) == NULL)
+	if (type == IMSG_RUN_FILEOP) {
+		op = IMSG_PAYLOAD(imsg, struct sbx_fileop_req);
+		req = (struct sbx_id_req *)op;
+	} else {
+		file = IMSG_PAYLOAD(imsg, struct sbx_file_req);
+		req = (struct sbx_id_req *)file;
+	}
+	if ((rs = runnerd_file_sandbox(req, fd, peerid)) == NULL)
 		return;
-	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
-	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
-	life_activity(rs);
-}
-
-static void
-runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
-{
-	struct sbx_fileop_req	 req =
-	    *IMSG_PAYLOAD(imsg, struct sbx_fileop_req);
-	struct rsandbox		*rs;
-	int			 fd = imsg_get_fd(imsg);
-
-	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
-	    peerid)) == NULL)
-		return;
-	files_start_op(rs, &req, fd, peerid);
+	if (op != NULL)
+		files_start_op(rs, op, fd, peerid);
+	else
+		files_start(rs, file, type == IMSG_RUN_PUT ? WORKSPACE_PUT :
+		    WORKSPACE_GET, fd, peerid);
 	life_activity(rs);
 }
 
@@ -1120,10 +1117,8 @@ runnerd_dispatch_main(struct imsg *imsg)
 		break;
 	case IMSG_RUN_PUT:
 	case IMSG_RUN_GET:
-		runnerd_dispatch_file(imsg, peerid);
-		break;
 	case IMSG_RUN_FILEOP:
-		runnerd_dispatch_fileop(imsg, peerid);
+		runnerd_dispatch_file(imsg, peerid);
 		break;
 	case IMSG_RUN_CLIENT_GONE:
 		runnerd_client_gone(peerid);
