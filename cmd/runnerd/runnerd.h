@@ -51,6 +51,7 @@ struct rexec_env {
 	char			*buf;		/* "K=V\0"... from envd */
 	size_t			 len;
 	uint32_t		 count;
+	struct envbuf		*cached;	/* buf is its, not ours */
 	struct event		 ev_wait;
 	int			 ready;		/* waits for the network */
 	int			 broker;	/* its channel end until then */
@@ -256,7 +257,14 @@ size_t	 spare_net_count(void);
 void	 spare_conf(void);
 
 /* envcache.c: environments envd built that the next exec may have */
-int	 envcache_get(const char *, const char **, size_t *, uint32_t *);
+struct envbuf {
+	unsigned int	 refs;		/* the cache's slot, execs */
+	size_t		 len;
+	uint32_t	 count;
+	char		 data[];	/* "K=V\0"... */
+};
+struct envbuf	*envcache_get(const char *);
+void	 envbuf_unref(struct envbuf *);
 void	 envcache_put(const char *, uint64_t, const char *, size_t,
 	    uint32_t);
 void	 envcache_drop(void);
