@@ -167,6 +167,7 @@ struct rsandbox {
 	/* In the graveyard (DYING), or going (UNMOUNTING, CGROUP_RETRY). */
 	TAILQ_ENTRY(rsandbox)	 grave;
 	struct event		 ev_grave;	/* its pid 1 is dead */
+	int			 grave_copiers;	/* pid 1 dead, copiers not */
 	enum rstate		 state;		/* only rstate_set changes it */
 	enum rstate		 died_from;	/* the state before DYING */
 	int			 run_once;	/* sandboxctl run */
@@ -217,6 +218,7 @@ void	 runnerd_id_freed(const char *);
 int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
+void	 runnerd_copiers_reaped(struct rsandbox *);
 int	 runnerd_env_send(uint32_t, int, const void *, size_t);
 void	 runnerd_flush(void);
 
@@ -334,7 +336,9 @@ struct sbx_fileop_req;
 void	 files_start_op(struct rsandbox *, const struct sbx_fileop_req *,
 	    int, uint32_t);
 void	 files_reap(void);
+int	 files_left(struct rsandbox *);
 void	 files_kill(struct rsandbox *);
+void	 files_wait_killed(void);
 
 /* fileops.c: ls, stat, mkdir, rm, put -r, get -r, in the copier */
 struct workspace_copy;
