@@ -72,9 +72,18 @@ $B/regress/netd/netd_test: $(wildcard cmd/netd/*.[ch])
 $B/regress/netd/dnsch_test: $(wildcard cmd/netd/*.[ch])
 $B/regress/dnspind/dns_test: $(wildcard cmd/dnspind/*.[ch])
 
+# The C tests that drive one end of a channel share its harness.
+$B/regress/netd/dnsch_test $B/regress/peerch/peerch_test: \
+    $B/regress/lib/chpeer.o
+
+$B/regress/lib/%.o: regress/lib/%.c $(wildcard regress/lib/*.h lib/*.h)
+	@mkdir -p $(@D)
+	${CC} ${CFLAGS} -c -o $@ $<
+
 $B/regress/%: regress/%.c $B/libsandboxd.a
 	@mkdir -p $(@D)
-	${CC} ${CFLAGS} ${LDFLAGS} -o $@ $< $B/libsandboxd.a ${LDLIBS}
+	${CC} ${CFLAGS} ${LDFLAGS} -o $@ $< $(filter %.o,$^) \
+	    $B/libsandboxd.a ${LDLIBS}
 
 deps:
 	@sh regress/lib/install-deps.sh

@@ -236,8 +236,12 @@ cg_warn_undelegated(void)
 		    cg_v2top);
 }
 
-static int
-cg_detect(char *err, size_t len)
+/*
+ * Which cgroup version, and where: known to runnerd before it clones
+ * a pid 1, which makes its own cgroup with what runnerd found.
+ */
+int
+cgroup_detect(char *err, size_t len)
 {
 	char	 path[64];
 	int	 i;
@@ -433,23 +437,13 @@ cg_mkdirs(const char *id, char *err, size_t len)
 	return (-1);
 }
 
-/*
- * Which cgroup version, and where: known to runnerd before it clones
- * a pid 1, which makes its own cgroup with what runnerd found.
- */
-int
-cgroup_detect(char *err, size_t len)
-{
-	return (cg_detect(err, len));
-}
-
 int
 cgroup_create(const char *id, const struct policy_msg *p, char *err,
     size_t len)
 {
 	int	 rc;
 
-	if (cg_detect(err, len) == -1)
+	if (cgroup_detect(err, len) == -1)
 		return (-1);
 	if (cg_version == CG_V2 && cg_v2_enable(err, len) == -1)
 		return (-1);
@@ -475,7 +469,7 @@ cgroup_procs_open(const char *id, int fds[CGROUP_MAX_DIRS], char *err,
 	char	 dir[CONF_PATH_SIZE], path[CONF_PATH_SIZE];
 	int	 i, n;
 
-	if (cg_detect(err, len) == -1)
+	if (cgroup_detect(err, len) == -1)
 		return (-1);
 	for (n = 0; n < cg_ndirs(); n++) {
 		cg_dir(n, id, dir, sizeof(dir));
@@ -721,7 +715,7 @@ cgroup_reconcile(void)
 	char		 err[SBX_MSG_SIZE];
 	int		 i;
 
-	if (cg_detect(err, sizeof(err)) == -1) {
+	if (cgroup_detect(err, sizeof(err)) == -1) {
 		log_warnx("%s", err);
 		return;
 	}

@@ -10,7 +10,9 @@
  * An entry holds for the config generation envd built it under, and
  * only while runnerd has that generation too: a reload makes every
  * entry stale, whichever of runnerd and envd heard of it first.  envd
- * going away empties the cache.
+ * going away empties the cache.  An exec given an entry's environment
+ * holds a reference to it, not a copy: it outlives the slot when the
+ * slot is emptied or taken before the exec starts.
  */
 #include <sys/types.h>
 
@@ -26,18 +28,25 @@ struct envcache {
 	char		 policy[CONF_NAME_SIZE];	/* "": free */
 	uint64_t	 conf_gen;
 	uint64_t	 used;
-	char		*buf;		/* "K=V\0"... */
-	size_t		 len;
-	uint32_t	 count;
+	struct envbuf	*env;
 };
 
 static struct envcache	 slots[ENVCACHE_SLOTS];
 static uint64_t		 envcache_clock;
 
+/* One reference less to env; the last one frees it. */
+void
+envbuf_unref(struct envbuf *env)
+{
+	if (env == NULL || --env->refs > 0)
+		return;
+	freezero(env, sizeof(*env) + env->len);
+}
+
 static void
 envcache_clear(struct envcache *c)
 {
-	freezero(c->buf, c->len);
+	envbuf_unref(c->env);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -47,10 +56,12 @@ envcache_gen(void)
 	return (runnerd_conf != NULL ? runnerd_conf->global.generation : 0);
 }
 
-/* The environment of policy's last reusable build: 0, or -1 if none. */
-int
-envcache_get(const char *policy, const char **buf, size_t *len,
-    uint32_t *count)
+/*
+ * The environment of policy's last reusable build, a reference the
+ * caller gives back with envbuf_unref; NULL if none.
+ */
+struct envbuf *
+envcache_get(const char *policy)
 {
 	size_t	 i;
 
@@ -60,15 +71,13 @@ envcache_get(const char *policy, const char **buf, size_t *len,
 			continue;
 		if (slots[i].conf_gen != envcache_gen()) {
 			envcache_clear(&slots[i]);
-			return (-1);
+			return (NULL);
 		}
 		slots[i].used = ++envcache_clock;
-		*buf = slots[i].buf;
-		*len = slots[i].len;
-		*count = slots[i].count;
-		return (0);
+		slots[i].env->refs++;
+		return (slots[i].env);
 	}
-	return (-1);
+	return (NULL);
 }
 
 /* policy's slot, else a free one, else the least recently used. */
@@ -98,14 +107,15 @@ envcache_put(const char *policy, uint64_t conf_gen, const char *buf,
 		return;
 	c = envcache_slot(policy);
 	envcache_clear(c);
-	if ((c->buf = malloc(len)) == NULL)
+	if ((c->env = malloc(sizeof(*c->env) + len)) == NULL)
 		fatal("%s", __func__);
-	memcpy(c->buf, buf, len);
+	memcpy(c->env->data, buf, len);
+	c->env->refs = 1;
+	c->env->len = len;
+	c->env->count = count;
 	strlcpy(c->policy, policy, sizeof(c->policy));
 	c->conf_gen = conf_gen;
 	c->used = ++envcache_clock;
-	c->len = len;
-	c->count = count;
 }
 
 /* envd went away: what it built is forgotten with it. */

@@ -231,7 +231,10 @@ exec_env_free(struct rexec *e)
 	if (e->env->broker != -1)
 		close(e->env->broker);
 	free(e->env->req);
-	freezero(e->env->buf, e->env->len);
+	if (e->env->cached != NULL)
+		envbuf_unref(e->env->cached);
+	else
+		freezero(e->env->buf, e->env->len);
 	free(e->env);
 	e->env = NULL;
 }
@@ -762,9 +765,13 @@ exec_find_pending(const char *id, uint32_t exec_id)
 
 	if ((rs = runnerd_find(id)) == NULL)
 		return (NULL);
+	/*
+	 * One whose environment is whole (from envd or the cache, which
+	 * it may share) takes nothing more from envd.
+	 */
 	TAILQ_FOREACH(e, &rs->execs, entry)
 		if (e->id == exec_id)
-			return (e->env != NULL ? e : NULL);
+			return (e->env != NULL && !e->env->ready ? e : NULL);
 	return (NULL);
 }
 
@@ -947,16 +954,15 @@ exec_env_cached(struct rexec *e, const char *policy)
 	struct env_broker	 m;
 	struct timeval		 tv = { EXEC_ENV_WAIT_MS / 1000,
 				    (EXEC_ENV_WAIT_MS % 1000) * 1000 };
-	const char		*buf;
-	size_t			 len;
-	uint32_t		 count;
+	struct envbuf		*env;
 	int			 sp[2];
 
 	if (e->id != 1 || e->env->req->envc != 0 ||
-	    envcache_get(policy, &buf, &len, &count) == -1)
+	    (env = envcache_get(policy)) == NULL)
 		return (-1);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		log_warn("%s: sandbox %s: socketpair", __func__, e->rs->sb.id);
+		envbuf_unref(env);
 		return (-1);
 	}
 	memset(&m, 0, sizeof(m));
@@ -967,15 +973,16 @@ exec_env_cached(struct rexec *e, const char *policy)
 	/* No envd channel: the exec asks envd, and hears it is away. */
 	if (runnerd_env_send(IMSG_ENV_BROKER, sp[0], &m, sizeof(m)) == -1) {
 		close(sp[1]);
+		envbuf_unref(env);
 		return (-1);
 	}
 	log_debug("%s: sandbox %s exec %u: the environment of policy %s "
 	    "from the cache", __func__, e->rs->sb.id, e->id, policy);
-	if ((e->env->buf = malloc(len)) == NULL)
-		fatal("%s", __func__);
-	memcpy(e->env->buf, buf, len);
-	e->env->len = len;
-	e->env->count = count;
+	/* Shared, not copied: our reference keeps it until we are done. */
+	e->env->cached = env;
+	e->env->buf = env->data;
+	e->env->len = env->len;
+	e->env->count = env->count;
 	e->env->ready = 1;
 	e->env->broker = sp[1];
 	/* A run's sandbox is not in the tree yet: runnerd_make starts it. */

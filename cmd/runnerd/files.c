@@ -3,7 +3,8 @@
  * request (workspace.c), so that a large copy never holds up other
  * sandboxes.  runnerd only waits for its one result message.  A copier
  * runs as its sandbox's uid, outside the sandbox: the sandbox's
- * teardown kills and reaps it (files_kill) before that uid is free.
+ * teardown kills it (files_kill), and the sandbox is buried, its uid
+ * free, only once its copiers are reaped (files_left).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -30,6 +31,7 @@ struct file_job {
 	char			 corr[CORR_ID_SIZE];
 	char			 path[CONF_PATH_SIZE];
 	int			 done;
+	int			 killed;	/* with its sandbox */
 };
 
 static TAILQ_HEAD(, file_job)	 file_jobs = TAILQ_HEAD_INITIALIZER(file_jobs);
@@ -157,6 +159,21 @@ files_start_op(struct rsandbox *rs, const struct sbx_fileop_req *req,
 	files_job(rs, &wc, req->corr, peerid);
 }
 
+/* The job is over: its copier reaped, its client answered. */
+static void
+files_free(struct file_job *job)
+{
+	struct rsandbox	*rs = job->rs;
+	int		 killed = job->killed;
+
+	TAILQ_REMOVE(&file_jobs, job, entry);
+	free(job);
+	/* The last of a dying sandbox's copiers: it may be buried now. */
+	if (killed && files_left(rs) == 0)
+		runnerd_copiers_reaped(rs);
+}
+
+/* SIGCHLD: the copiers that exited, never waited for. */
 void
 files_reap(void)
 {
@@ -170,32 +187,43 @@ files_reap(void)
 			files_result(job->fd, EV_READ, job);
 		if (!job->done)
 			files_answer(job, NULL, EIO, "the copy died");
-		TAILQ_REMOVE(&file_jobs, job, entry);
-		free(job);
+		files_free(job);
 	}
 }
 
+/* The copiers of rs not reaped yet. */
+int
+files_left(struct rsandbox *rs)
+{
+	struct file_job	*job;
+	int		 n = 0;
+
+	TAILQ_FOREACH(job, &file_jobs, entry)
+		if (job->rs == rs)
+			n++;
+	return (n);
+}
+
 /*
- * The sandbox goes: its copiers are killed and reaped now, so that
- * nothing runs as its uid once the teardown frees it.  SIGKILL ends a
- * copier waiting on a client's pipe or socket at once; waitpid only
- * waits for the kernel to finish its exit.  One that had finished
- * meanwhile has its result answered as usual; the others' clients
- * hear that the sandbox went.
+ * The sandbox goes: its copiers get SIGKILL now and are reaped on
+ * SIGCHLD (files_reap), never waited for here: one the kernel holds
+ * (a frozen task, a stuck filesystem) must not hold runnerd's event
+ * loop.  Until then its sandbox stays unburied, its uid taken.  One
+ * that had finished has its result answered as usual; the others'
+ * clients hear at once that the sandbox went.
  */
 void
 files_kill(struct rsandbox *rs)
 {
-	struct file_job		*job, *next;
+	struct file_job		*job;
 	struct workspace_result	 res;
 
-	TAILQ_FOREACH_SAFE(job, &file_jobs, entry, next) {
-		if (job->rs != rs)
+	TAILQ_FOREACH(job, &file_jobs, entry) {
+		if (job->rs != rs || job->killed)
 			continue;
 		if (kill(job->pid, SIGKILL) == -1 && errno != ESRCH)
 			log_warn("%s: kill %d", __func__, (int)job->pid);
-		while (waitpid(job->pid, NULL, 0) == -1 && errno == EINTR)
-			;
+		job->killed = 1;
 		/* Its result, if it was done; else it was cut short. */
 		if (!job->done)
 			files_answer(job, read(job->fd, &res, sizeof(res)) ==
@@ -203,6 +231,20 @@ files_kill(struct rsandbox *rs)
 			    "destroyed with its sandbox during the copy");
 		log_debug("%s: sandbox %s: copier %d killed", __func__,
 		    rs->sb.id, (int)job->pid);
+	}
+}
+
+/* runnerd stops: the killed copiers, waited for, however long. */
+void
+files_wait_killed(void)
+{
+	struct file_job	*job, *next;
+
+	TAILQ_FOREACH_SAFE(job, &file_jobs, entry, next) {
+		if (!job->killed)
+			continue;
+		while (waitpid(job->pid, NULL, 0) == -1 && errno == EINTR)
+			;
 		TAILQ_REMOVE(&file_jobs, job, entry);
 		free(job);
 	}

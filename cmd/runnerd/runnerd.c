@@ -482,13 +482,14 @@ runnerd_create(struct sbx_create_req *req, uint32_t peerid)
  *  1. runnerd_teardown (-> DYING): its clocks stop and a pause under
  *     way is answered, a frozen sandbox's tasks killed (life_end); its
  *     execs are killed and answered (exec_kill_now); its copiers, which
- *     run as its uid outside it, are killed and reaped (files_kill);
+ *     run as its uid outside it, are killed and answered (files_kill);
  *     netd and dnspind hear of its end (net_end); it leaves the tree;
  *     pid 1 gets SIGKILL, and the sandbox waits in the graveyard until
  *     pid 1's pidfd says it is dead.  The caller answers at once:
  *     nothing of the sandbox runs any more.
- *  2. runnerd_bury, pid 1 dead: the kernel took every other process
- *     of its pid namespace before that, so, the copiers reaped,
+ *  2. runnerd_bury, pid 1 dead and its copiers reaped on SIGCHLD
+ *     (runnerd_copiers_reaped, whichever comes last): the kernel took
+ *     every other process of its pid namespace before pid 1, so
  *     nothing runs as its uid.  envd hears of its end, sandbox_destroy
  *     removes the rest or hands its unmount to the unmounter, and its
  *     uid goes back to the pool (or stays with its service's kept
@@ -753,6 +754,23 @@ runnerd_grave_ready(int fd, short event, void *arg)
 		event_add(&rs->ev_grave, NULL);
 		return;
 	}
+	/* Its copiers run as its uid too: runnerd_copiers_reaped buries. */
+	if (files_left(rs) > 0) {
+		log_debug("sandbox %s: pid 1 is dead, %d copiers not yet",
+		    rs->sb.id, files_left(rs));
+		rs->grave_copiers = 1;
+		return;
+	}
+	runnerd_bury(rs);
+}
+
+/* files.c reaped the last copier of rs: buried if pid 1 was before. */
+void
+runnerd_copiers_reaped(struct rsandbox *rs)
+{
+	if (!rs->grave_copiers)
+		return;
+	rs->grave_copiers = 0;
 	runnerd_bury(rs);
 }
 
@@ -997,34 +1015,31 @@ runnerd_file_sandbox(struct sbx_id_req *req, int fd, uint32_t peerid)
 	return (rs);
 }
 
+/* A put, a get or another file operation (IMSG_RUN_FILEOP). */
 static void
 runnerd_dispatch_file(struct imsg *imsg, uint32_t peerid)
 {
-	struct sbx_file_req	 req =
-	    *IMSG_PAYLOAD(imsg, struct sbx_file_req);
+	struct sbx_fileop_req	*op = NULL;
+	struct sbx_file_req	*file = NULL;
+	struct sbx_id_req	*req;
 	struct rsandbox		*rs;
+	uint32_t		 type = imsg_get_type(imsg);
 	int			 fd = imsg_get_fd(imsg);
 
-	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
-	    peerid)) == NULL)
+	if (type == IMSG_RUN_FILEOP) {
+		op = IMSG_PAYLOAD(imsg, struct sbx_fileop_req);
+		req = (struct sbx_id_req *)op;
+	} else {
+		file = IMSG_PAYLOAD(imsg, struct sbx_file_req);
+		req = (struct sbx_id_req *)file;
+	}
+	if ((rs = runnerd_file_sandbox(req, fd, peerid)) == NULL)
 		return;
-	files_start(rs, &req, imsg_get_type(imsg) == IMSG_RUN_PUT ?
-	    WORKSPACE_PUT : WORKSPACE_GET, fd, peerid);
-	life_activity(rs);
-}
-
-static void
-runnerd_dispatch_fileop(struct imsg *imsg, uint32_t peerid)
-{
-	struct sbx_fileop_req	 req =
-	    *IMSG_PAYLOAD(imsg, struct sbx_fileop_req);
-	struct rsandbox		*rs;
-	int			 fd = imsg_get_fd(imsg);
-
-	if ((rs = runnerd_file_sandbox((struct sbx_id_req *)&req, fd,
-	    peerid)) == NULL)
-		return;
-	files_start_op(rs, &req, fd, peerid);
+	if (op != NULL)
+		files_start_op(rs, op, fd, peerid);
+	else
+		files_start(rs, file, type == IMSG_RUN_PUT ? WORKSPACE_PUT :
+		    WORKSPACE_GET, fd, peerid);
 	life_activity(rs);
 }
 
@@ -1120,10 +1135,8 @@ runnerd_dispatch_main(struct imsg *imsg)
 		break;
 	case IMSG_RUN_PUT:
 	case IMSG_RUN_GET:
-		runnerd_dispatch_file(imsg, peerid);
-		break;
 	case IMSG_RUN_FILEOP:
-		runnerd_dispatch_fileop(imsg, peerid);
+		runnerd_dispatch_file(imsg, peerid);
 		break;
 	case IMSG_RUN_CLIENT_GONE:
 		runnerd_client_gone(peerid);
@@ -1249,6 +1262,7 @@ runnerd_shutdown(void)
 	RB_FOREACH_SAFE(rs, rsandbox_tree, &rsandboxes, next)
 		runnerd_teardown(rs);
 	spare_drop();		/* into the graveyard too */
+	files_wait_killed();
 	runnerd_bury_all();
 	net_spare_drop(1);
 	cgretry_flush();

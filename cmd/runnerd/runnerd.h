@@ -51,6 +51,7 @@ struct rexec_env {
 	char			*buf;		/* "K=V\0"... from envd */
 	size_t			 len;
 	uint32_t		 count;
+	struct envbuf		*cached;	/* buf is its, not ours */
 	struct event		 ev_wait;
 	int			 ready;		/* waits for the network */
 	int			 broker;	/* its channel end until then */
@@ -166,6 +167,7 @@ struct rsandbox {
 	/* In the graveyard (DYING), or going (UNMOUNTING, CGROUP_RETRY). */
 	TAILQ_ENTRY(rsandbox)	 grave;
 	struct event		 ev_grave;	/* its pid 1 is dead */
+	int			 grave_copiers;	/* pid 1 dead, copiers not */
 	enum rstate		 state;		/* only rstate_set changes it */
 	enum rstate		 died_from;	/* the state before DYING */
 	int			 run_once;	/* sandboxctl run */
@@ -216,6 +218,7 @@ void	 runnerd_id_freed(const char *);
 int	 runnerd_ready(const struct rsandbox *);
 void	 runnerd_exec_done(struct rsandbox *);
 void	 runnerd_exec_failed(struct rsandbox *);
+void	 runnerd_copiers_reaped(struct rsandbox *);
 int	 runnerd_env_send(uint32_t, int, const void *, size_t);
 void	 runnerd_flush(void);
 
@@ -256,7 +259,14 @@ size_t	 spare_net_count(void);
 void	 spare_conf(void);
 
 /* envcache.c: environments envd built that the next exec may have */
-int	 envcache_get(const char *, const char **, size_t *, uint32_t *);
+struct envbuf {
+	unsigned int	 refs;		/* the cache's slot, execs */
+	size_t		 len;
+	uint32_t	 count;
+	char		 data[];	/* "K=V\0"... */
+};
+struct envbuf	*envcache_get(const char *);
+void	 envbuf_unref(struct envbuf *);
 void	 envcache_put(const char *, uint64_t, const char *, size_t,
 	    uint32_t);
 void	 envcache_drop(void);
@@ -326,7 +336,9 @@ struct sbx_fileop_req;
 void	 files_start_op(struct rsandbox *, const struct sbx_fileop_req *,
 	    int, uint32_t);
 void	 files_reap(void);
+int	 files_left(struct rsandbox *);
 void	 files_kill(struct rsandbox *);
+void	 files_wait_killed(void);
 
 /* fileops.c: ls, stat, mkdir, rm, put -r, get -r, in the copier */
 struct workspace_copy;

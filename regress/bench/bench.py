@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from benchkv import kv_write
+
 SMOKE = os.environ.get("BENCH_SMOKE", "0") == "1"
 RUNS = int(os.environ.get("BENCH_RUNS", "5" if SMOKE else "200"))
 WARMUP = 1 if SMOKE else 10
@@ -150,16 +152,6 @@ def main():
     if "crun" in med:
         figures["start_true_crun_ms"] = med["crun"]
     kv_write(figures)
-
-
-def kv_write(figures):
-    """Append "key value" lines to BENCH_KV, for bench_json.py."""
-    path = os.environ.get("BENCH_KV")
-    if not path:
-        return
-    with open(path, "a") as f:
-        for k, v in figures.items():
-            f.write("%s %r\n" % (k, float(v)))
 
 
 main()

@@ -37,6 +37,8 @@ import subprocess
 import sys
 import time
 
+from benchkv import kv_write
+
 SMOKE = os.environ.get("BENCH_SMOKE", "0") == "1"
 LIVE = int(os.environ.get("LIFE_BENCH_LIVE", "5" if SMOKE else "4000"))
 SEQ = int(os.environ.get("LIFE_BENCH_SEQ", "5" if SMOKE else "300"))
@@ -283,15 +285,6 @@ def concurrent_runs(fig):
     leftover = list(sandbox_pids())
     if leftover:
         destroy_all(leftover)
-
-
-def kv_write(fig):
-    path = os.environ.get("BENCH_KV")
-    if not path:
-        return
-    with open(path, "a") as f:
-        for k, v in fig.items():
-            f.write("%s %r\n" % (k, float(v)))
 
 
 def main():

@@ -28,15 +28,7 @@ topo_up || { echo "Bail out! topology"; exit 1; }
 STUB_SLOW=2 stub_up "fast.test=$PUB1,-,300"
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
-QLIB='
-import socket, struct, sys, time
-def query(name, qid):
-    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
-    for l in name.split("."):
-        q += bytes([len(l)]) + l.encode()
-    return q + b"\0" + struct.pack(">HH", 1, 1)
-R = ("169.254.1.1", 53)
-'
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
 # FLOODER SECONDS TAG: waves of 1000 queries at once, each wave waited
 # for (up to 2.5 s); prints "sent N answered M".
 FLOODPY="$QLIB"'
@@ -51,7 +43,7 @@ while time.monotonic() < end:
         k += 1
         try:
             s.sendto(query("n%d.%s.slow.test" % (k, sys.argv[2]),
-                k & 0xffff), R)
+                k & 0xffff), RESOLVER)
             sent += 1
         except OSError:
             pass
@@ -71,7 +63,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(1)
 # Untimed first: dnspind learns of a new sandbox a moment late.
 for i in range(3):
-    s.sendto(query("fast.test", 1), R)
+    s.sendto(query("fast.test", 1), RESOLVER)
     try:
         s.recv(4096)
         break
@@ -82,7 +74,7 @@ end = time.monotonic() + float(sys.argv[1])
 while time.monotonic() < end:
     k = (k + 1) & 0xffff
     t = time.monotonic()
-    s.sendto(query("fast.test", k), R)
+    s.sendto(query("fast.test", k), RESOLVER)
     try:
         while True:
             r = s.recv(4096)

@@ -292,15 +292,11 @@ ctl service stop g > /dev/null 2>&1
 
 # TTL 2000000000 under pin-ceiling 3s: TTL 3 in the answer, the pin
 # open at once and at 2s, gone at 4s.
-TTLPY='
-import socket, struct, sys, time
-q = struct.pack(">HHHHHH", 7, 0x0100, 1, 0, 0, 0)
-for l in "ttl.guard.test".split("."):
-    q += bytes([len(l)]) + l.encode()
-q += b"\0\0\1\0\1"
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
+TTLPY="$QLIB"'
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(3)
-s.sendto(q, ("169.254.1.1", 53))
+s.sendto(query("ttl.guard.test", 7), RESOLVER)
 r = s.recv(512)
 t0 = time.monotonic()
 print("ttl", struct.unpack(">I", r[-10:-6])[0], flush=True)

@@ -39,13 +39,8 @@ wait_for 5 grep -q ready "$T/other53.log" || { echo "Bail out! other53"; exit 1;
 suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 # A query for NAME, A, with an id; a reply is "rcode N".
-QLIB='
-import socket, struct, sys, time
-def query(name, qid=4242):
-    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
-    for l in name.split("."):
-        q += bytes([len(l)]) + l.encode()
-    return q + b"\0" + struct.pack(">HH", 1, 1)
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
+QLIB="$QLIB"'
 def udp(addr, name):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.settimeout(1)
@@ -64,11 +59,7 @@ def tcp(addr, name):
     q = query(name)
     s.sendall(struct.pack(">H", len(q)) + q)
     try:
-        n = struct.unpack(">H", s.recv(2))[0]
-        r = b""
-        while len(r) < n:
-            r += s.recv(n - len(r))
-        return "rcode %d" % (r[3] & 15)
+        return "rcode %d" % rcode(tcp_reply(s))
     except (socket.timeout, struct.error):
         return "timeout"
 '

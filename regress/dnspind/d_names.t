@@ -79,20 +79,14 @@ expect w "4 notwild.example.com 81" noname "notwild.example.com does not"
 expect w "4 wild.example.com.evil.com 81" noname "wild.example.com.evil.com does not"
 
 # The same over TCP, from inside a sandbox: answered, and refused.
-TCPPY='
-import socket, struct, sys
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
+TCPPY="$QLIB"'
 for name in sys.argv[1:]:
-    q = struct.pack(">HHHHHH", 77, 0x0100, 1, 0, 0, 0)
-    for l in name.split("."):
-        q += bytes([len(l)]) + l.encode()
-    q += b"\0" + struct.pack(">HH", 1, 1)
-    s = socket.create_connection(("169.254.1.1", 53), 2)
+    q = query(name, 77)
+    s = socket.create_connection(RESOLVER, 2)
     s.sendall(struct.pack(">H", len(q)) + q)
-    n = struct.unpack(">H", s.recv(2))[0]
-    r = b""
-    while len(r) < n:
-        r += s.recv(n - len(r))
-    print(name, "rcode", r[3] & 15, "answers", struct.unpack(">H", r[6:8])[0])
+    r = tcp_reply(s)
+    print(name, "rcode", rcode(r), "answers", answers(r))
 '
 out=$(ctl run -p names -- python3 -c "$TCPPY" allowed.example.com \
     denied.example.com 2>&1)
@@ -102,20 +96,9 @@ is "$(printf '%s\n' "$out" | sed -n 2p)" \
     "denied.example.com rcode 5 answers 0" "an unlisted one is REFUSED over TCP"
 
 # A query from an address no sandbox owns: REFUSED, nothing forwarded.
-qpy='
-import socket, struct, sys
-q = struct.pack(">HHHHHH", 4242, 0x0100, 1, 0, 0, 0)
-for l in sys.argv[1].split("."):
-    q += bytes([len(l)]) + l.encode()
-q += b"\0" + struct.pack(">HH", 1, 1)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(2)
-s.sendto(q, ("169.254.1.1", 53))
-r = s.recv(512)
-print("rcode", r[3] & 15)
-'
-is "$(ip netns exec $H python3 -c "$qpy" allowed.example.com 2>&1)" \
-    "rcode 5" "a query from the host itself (no sandbox) is REFUSED"
+is "$(ip netns exec $H python3 "$ROOT/regress/dnspind/query.py" \
+    allowed.example.com 2>&1)" "rcode 5 answers 0" \
+    "a query from the host itself (no sandbox) is REFUSED"
 check "and pins nothing" \
     sh -c "! ip netns exec $NS nft list set inet sandboxd pin4 |
     grep -q 'elements'"

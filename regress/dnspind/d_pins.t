@@ -81,16 +81,14 @@ is "$(grep unasked "$T/many.out")" "unasked timeout" \
 # dnspind's loop go to netd as one request (the log counts them); each
 # is released once its pins are in: a dial of every address right
 # after its answer succeeds.
-BURSTPY='
-import select, socket, struct, time
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
+BURSTPY="$QLIB"'
+import select
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
 names = {}
 for k in range(2001, 2251):
-    q = struct.pack(">HHHHHH", k, 0x0100, 1, 0, 0, 0)
-    for l in ("n%d" % k, "burst", "test"):
-        q += bytes([len(l)]) + l.encode()
-    s.sendto(q + b"\0\0\1\0\1", ("169.254.1.1", 53))
+    s.sendto(query("n%d.burst.test" % k, k), RESOLVER)
 got, ok, end = {}, 0, time.monotonic() + 5
 while len(got) < 250 and time.monotonic() < end:
     if not select.select([s], [], [], 0.5)[0]:
@@ -128,15 +126,11 @@ check "under load, answers of one turn went to netd as one request" \
 # other, and the answers past the cap are SERVFAIL with nothing pinned;
 # a name it holds already is still answered (a refresh fits), and
 # another sandbox's new names are answered meanwhile.
-CAPPY='
-import socket, struct, sys
+CAPPY="$QLIB"'
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(3)
 def ask(k):
-    q = struct.pack(">HHHHHH", k & 0xffff, 0x0100, 1, 0, 0, 0)
-    for l in ("n%d" % k, "many", "test"):
-        q += bytes([len(l)]) + l.encode()
-    s.sendto(q + b"\0\0\1\0\1", ("169.254.1.1", 53))
+    s.sendto(query("n%d.many.test" % k, k), RESOLVER)
     while True:
         r = s.recv(512)
         if struct.unpack(">H", r[:2])[0] == k & 0xffff:

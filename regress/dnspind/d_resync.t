@@ -26,24 +26,6 @@ suite_run || { echo "Bail out! the suite did not start"; exit 1; }
 
 forgot() { grep -q "dnspind\[.*sandbox $1: not announced again by runnerd: forgotten" "$LOG"; }
 
-# FROM NAME: a query for NAME sent from address FROM, run in the
-# suite's namespace; prints "rcode N answers M", or "timeout".
-FROMPY='
-import socket, struct, sys
-q = struct.pack(">HHHHHH", 0x5151, 0x0100, 1, 0, 0, 0)
-for l in sys.argv[2].split("."):
-    q += bytes([len(l)]) + l.encode()
-q += b"\0" + struct.pack(">HH", 1, 1)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind((sys.argv[1], 0))
-s.settimeout(3)
-s.sendto(q, ("169.254.1.1", 53))
-try:
-    r = s.recv(512)
-    print("rcode %d answers %d" % (r[3] & 15, struct.unpack(">H", r[6:8])[0]))
-except socket.timeout:
-    print("timeout")
-'
 guest() { ctl -j show "$1" | python3 -c '
 import json, sys
 for l in sys.stdin:
@@ -68,7 +50,8 @@ check "the resync's count: none of the old ones kept" \
 # A's address on the suite's loopback: a query from it is nobody's now
 # (REFUSED, 5); before the resync dnspind took it for A's and answered.
 ip -n "$NS" addr add "$GA/32" dev lo
-out=$(ip netns exec "$NS" python3 -c "$FROMPY" "$GA" n50.many.test 2>&1)
+out=$(ip netns exec "$NS" python3 "$ROOT/regress/dnspind/query.py" \
+    n50.many.test "$GA" 2>&1)
 is "$out" "rcode 5 answers 0" "a query from A's old address $GA is refused"
 ip -n "$NS" addr del "$GA/32" dev lo
 

@@ -8,6 +8,9 @@
 #   client.py [-f] burst N               N pipelined requests, then read
 #   client.py [-f] slow SECONDS          a request one byte a second
 #   client.py [-f] huge MB               a frame of MB megabytes
+#   client.py [-f] timed N               N requests 50 ms apart, each
+#                                        answered before the next: prints
+#                                        the slowest answer's milliseconds
 #   client.py wait-abort                 wait on fd 3 for abort, exit 0
 import hashlib, json, os, socket, sys, time
 
@@ -89,6 +92,15 @@ def main():
             time.sleep(1)
         s.sendall(data[int(args[1]):])
         show(rd.next())
+    elif cmd == "timed":
+        worst = 0
+        for i in range(1, int(args[1]) + 1):
+            t = time.monotonic()
+            s.sendall(frame(req(i, "secrets.has", "NPM_TOKEN")))
+            rd.next()
+            worst = max(worst, time.monotonic() - t)
+            time.sleep(0.05)
+        print(int(worst * 1000), flush=True)
     elif cmd == "huge":
         size = int(args[1]) << 20
         s.sendall(b"Content-Length: %d\r\n\r\n" % size)

@@ -20,13 +20,7 @@
 
 #include "imsg.h"
 
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		printf("# %s:%d: %s (errno: %s)\n", __func__, __LINE__,	\
-		    #c, strerror(errno));				\
-		return (0);						\
-	}								\
-} while (0)
+#include "../lib/check.h"
 
 #define HDRSZ		IMSG_HEADER_SIZE
 #define MAXDATA		(MAX_IMSGSIZE - HDRSZ)
@@ -62,22 +56,6 @@ check_pattern(const struct imsg *m, size_t i, size_t len)
 		if (p[j] != pattern(i, j))
 			return (0);
 	return (1);
-}
-
-static int
-countfds(void)
-{
-	DIR		*d;
-	struct dirent	*de;
-	int		 n = 0;
-
-	if ((d = opendir("/proc/self/fd")) == NULL)
-		return (-1);
-	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return (n);
 }
 
 static int
@@ -351,9 +329,9 @@ t_fd_not_allowed(void)
 	CHECK(pipe(p) == 0);
 	CHECK(imsg_compose(&wa, 7, 0, 0, p[0], NULL, 0) == 0);
 	CHECK(imsg_flush(&wa) == 0);
-	n0 = countfds();
+	n0 = open_fds();
 	CHECK(imsg_read(&ra) == -1 && errno == EBADMSG);
-	CHECK(countfds() == n0);
+	CHECK(open_fds() == n0);
 	CHECK(pipe_orphaned(p[1]));
 	close(p[1]);
 	return (1);
@@ -381,14 +359,14 @@ t_extra_fd(void)
 	CHECK(pipe(p) == 0);
 	CHECK(rawsendfds(sv[0], &p[0], 1));	/* no IMSGF_HASFD */
 	close(p[0]);
-	n0 = countfds();
+	n0 = open_fds();
 	CHECK(imsg_read(&ra) == HDRSZ);
-	CHECK(countfds() == n0 + 1);
+	CHECK(open_fds() == n0 + 1);
 	CHECK(imsg_get(&ra, &m) == 1 && m.fd == -1);
 	imsg_free(&m);
-	CHECK(countfds() == n0 + 1);
+	CHECK(open_fds() == n0 + 1);
 	imsg_clear(&ra);
-	CHECK(countfds() == n0);
+	CHECK(open_fds() == n0);
 	CHECK(pipe_orphaned(p[1]));
 	close(p[1]);
 	return (1);
@@ -411,12 +389,12 @@ t_several_fds(void)
 	CHECK(rawsendfds(sv[0], fds, 2));
 	close(p[0]);
 	close(q[0]);
-	n0 = countfds();
+	n0 = open_fds();
 	CHECK(imsg_read(&ra) == HDRSZ);
-	CHECK(countfds() == n0 + 2);
+	CHECK(open_fds() == n0 + 2);
 	CHECK(imsg_fds_held(&ra) == 2);
 	imsg_clear(&ra);
-	CHECK(countfds() == n0);
+	CHECK(open_fds() == n0);
 	CHECK(pipe_orphaned(p[1]) && pipe_orphaned(q[1]));
 	close(p[1]);
 	close(q[1]);

@@ -49,15 +49,14 @@ agw=$(ip -n "$NS" -4 -o addr show dev "$aif" | awk '{ sub("/.*", "", $4);
 diag "sandbox A $aguest on $aif (gateway $agw), B $bguest"
 
 # 50 queries, each from a port of its own, as a stub resolver asks.
-ASKPY='
-import socket, struct
+QLIB=$(cat "$ROOT/regress/dnspind/qlib.py")
+ASKPY="$QLIB"'
 ok = 0
 for k in range(50):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.settimeout(3)
-    q = struct.pack(">HHHHHH", k, 0x0100, 1, 0, 0, 0)
-    q += b"\x02nt\x04test\x00\x00\x01\x00\x01"
-    s.sendto(q, ("169.254.1.1", 53))
+    q = query("nt.test", k)
+    s.sendto(q, RESOLVER)
     try:
         r = s.recv(512)
         if r[:2] == q[:2] and r[3] & 15 == 0:

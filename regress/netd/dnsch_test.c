@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <syslog.h>
 
+#include "../lib/chpeer.h"
 #include "../lib/tap.h"
 
 static int	 npins;
@@ -30,8 +31,6 @@ serve_pin(const struct dns_pin_req *m, struct dns_pin_ack *ack)
 	memcpy(ack->answers, m->answers, sizeof(ack->answers));
 	npins++;
 }
-
-static struct imsgbuf	 peer;		/* dnspind's end */
 
 static void
 good_req(struct dns_pin_req *r, uint64_t token)
@@ -49,30 +48,11 @@ good_req(struct dns_pin_req *r, uint64_t token)
 	r->pins[0].addr[0] = 10;
 }
 
-/* netd's loop, until nothing is left to do. */
-static void
-spin(void)
-{
-	int	 i;
-
-	for (i = 0; i < 20; i++)
-		event_loop(EVLOOP_NONBLOCK);
-}
-
-static void
-send_msg(uint32_t type, int fd, const void *data, size_t len)
-{
-	if (imsg_compose(&peer, type, 0, 0, fd, data, len) == -1 ||
-	    imsg_flush(&peer) == -1)
-		err(1, "send");
-	spin();
-}
-
 /* The ack for token, if one came: 1, 0 if none, -1 on EOF. */
 static int
 got_ack(uint64_t token)
 {
-	struct pollfd		 pfd = { peer.fd, POLLIN, 0 };
+	struct pollfd		 pfd = { chpeer.fd, POLLIN, 0 };
 	struct dns_pin_ack	 ack;
 	struct imsg		 imsg;
 	ssize_t			 n;
@@ -80,11 +60,11 @@ got_ack(uint64_t token)
 
 	if (poll(&pfd, 1, 100) != 1)
 		return (0);
-	if ((n = imsg_read(&peer)) == 0)
+	if ((n = imsg_read(&chpeer)) == 0)
 		return (-1);
 	if (n == -1)
 		err(1, "read");
-	while (imsg_get(&peer, &imsg) == 1) {
+	while (imsg_get(&chpeer, &imsg) == 1) {
 		if (imsg_get_type(&imsg) == IMSG_DNS_PINNED &&
 		    imsg_get_data(&imsg, &ack, sizeof(ack)) == 0 &&
 		    ack.nanswers == 1 && ack.answers[0].token == token &&
@@ -103,11 +83,11 @@ dropped(const char *what, uint32_t type, const void *data, size_t len,
 	struct dns_pin_req	 r;
 	int			 before = npins;
 
-	send_msg(type, -1, data, len);
+	chpeer_send(type, -1, data, len);
 	ok(got_ack(0) == 0 && npins == before && dns_open,
 	    "%s: dropped, not done, the channel kept", what);
 	good_req(&r, next);
-	send_msg(IMSG_DNS_PIN, -1, &r, sizeof(r));
+	chpeer_send(IMSG_DNS_PIN, -1, &r, sizeof(r));
 	ok(got_ack(next) == 1 && npins == before + 1,
 	    "and the next good request is acknowledged");
 }
@@ -117,18 +97,15 @@ main(void)
 {
 	struct dns_pin_req	 r;
 	struct imsg_hdr		 h;
-	int			 sp[2], fd;
+	int			 fd;
 
 	log_procinit("netd");
 	log_init(1, LOG_DAEMON);
 	event_init();
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) == -1)
-		err(1, "socketpair");
-	dnsch_open(sp[0]);
-	imsg_init(&peer, sp[1]);
+	dnsch_open(chpeer_pair());
 
 	good_req(&r, 1);
-	send_msg(IMSG_DNS_PIN, -1, &r, sizeof(r));
+	chpeer_send(IMSG_DNS_PIN, -1, &r, sizeof(r));
 	ok(got_ack(1) == 1 && npins == 1,
 	    "a good pin request is done and acknowledged");
 
@@ -177,26 +154,21 @@ main(void)
 	if ((fd = open("/dev/null", O_RDONLY)) == -1)
 		err(1, "/dev/null");
 	good_req(&r, 25);
-	send_msg(IMSG_DNS_PIN, fd, &r, sizeof(r));
+	chpeer_send(IMSG_DNS_PIN, fd, &r, sizeof(r));
 	ok(!dns_open && got_ack(25) == -1,
 	    "a request with an fd closes the channel, unanswered");
 
 	/* Framing: a length below the header's. */
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) == -1)
-		err(1, "socketpair");
-	dnsch_open(sp[0]);
-	imsg_clear(&peer);
-	close(peer.fd);
-	imsg_init(&peer, sp[1]);
+	dnsch_open(chpeer_pair());
 	good_req(&r, 26);
-	send_msg(IMSG_DNS_PIN, -1, &r, sizeof(r));
+	chpeer_send(IMSG_DNS_PIN, -1, &r, sizeof(r));
 	ok(got_ack(26) == 1, "a new channel: acknowledged");
 	memset(&h, 0, sizeof(h));
 	h.type = IMSG_DNS_PIN;
 	h.len = 3;
-	if (write(peer.fd, &h, sizeof(h)) != sizeof(h))
+	if (write(chpeer.fd, &h, sizeof(h)) != sizeof(h))
 		err(1, "write");
-	spin();
+	chpeer_spin();
 	ok(!dns_open && got_ack(0) == -1,
 	    "a header with a length below its own closes the channel");
 	printf("1..%d\n", tap_n);

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "peerch.h"
 #include "sandboxd_imsg.h"
+#include "../lib/chpeer.h"
 #include "../lib/tap.h"
 
 static int	 ndispatched, nup, ndown, ndropped;
@@ -48,39 +49,11 @@ static const struct peerch_ops	 t_ops = {
 	.dropped = t_dropped
 };
 
-static struct imsgbuf	 peer;		/* runnerd's end */
-
-static void
-spin(void)
-{
-	int	 i;
-
-	for (i = 0; i < 20; i++)
-		event_loop(EVLOOP_NONBLOCK);
-}
-
-/* A new channel: our end to peerch, the other kept as runnerd's. */
+/* A new channel: one end to peerch, the test's (chpeer) as runnerd's. */
 static void
 fresh(void)
 {
-	int	 sp[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sp) == -1)
-		err(1, "socketpair");
-	if (peer.fd > 0)
-		close(peer.fd);
-	imsg_init(&peer, sp[1]);
-	imsg_allow_fdpass(&peer);
-	peerch_open(MSG_RUNNERD, sp[0]);
-}
-
-static void
-send_msg(uint32_t type, int fd, const void *data, size_t len)
-{
-	if (imsg_compose(&peer, type, 0, 0, fd, data, len) == -1 ||
-	    imsg_flush(&peer) == -1)
-		err(1, "send");
-	spin();
+	peerch_open(MSG_RUNNERD, chpeer_pair());
 }
 
 static void
@@ -101,14 +74,14 @@ closes(const char *what, uint32_t type, int fd, const void *data,
 	int			 drops = ndropped, downs = ndown;
 	int			 before = ndispatched;
 
-	send_msg(type, fd, data, len);
+	chpeer_send(type, fd, data, len);
 	ok(!peerch_up(MSG_RUNNERD) && ndropped == drops + 1 &&
 	    dropped_peer == MSG_RUNNERD && ndown == downs + 1 &&
 	    ndispatched == before,
 	    "%s: not handled, the channel closed, the master told", what);
 	fresh();
 	good_abort(&a);
-	send_msg(IMSG_ENV_ABORT, -1, &a, sizeof(a));
+	chpeer_send(IMSG_ENV_ABORT, -1, &a, sizeof(a));
 	ok(peerch_up(MSG_RUNNERD) && ndispatched == before + 1,
 	    "a new channel takes the next good message");
 }
@@ -133,7 +106,7 @@ main(void)
 	fresh();
 	ok(nup == 1 && peerch_up(MSG_RUNNERD), "a new end: up");
 	good_abort(&a);
-	send_msg(IMSG_ENV_ABORT, -1, &a, sizeof(a));
+	chpeer_send(IMSG_ENV_ABORT, -1, &a, sizeof(a));
 	ok(ndispatched == 1, "a good message reaches the handler");
 
 	memset(&r, 0, sizeof(r));
@@ -163,9 +136,9 @@ main(void)
 	    "a new end replaces a live one: down, then up");
 	downs = ndown;
 	drops = ndropped;
-	close(peer.fd);
-	peer.fd = -1;
-	spin();
+	close(chpeer.fd);
+	chpeer.fd = -1;
+	chpeer_spin();
 	ok(!peerch_up(MSG_RUNNERD) && ndown == downs + 1 &&
 	    ndropped == drops, "the peer gone: down, the master not told");
 	ok(peerch_send(MSG_RUNNERD, IMSG_ENV_READY, 0, dup(devnull), &r,

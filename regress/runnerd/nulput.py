@@ -6,10 +6,11 @@ import socket
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from ctlresult import CORR, HDR, ID, PATH, read_result  # noqa: E402
+
 IMSG_CTL_PUT = 109
-IMSG_CTL_RESULT = 151
-HDR = struct.Struct("=IHHII")
-CORR, ID, PATH = 33, 17, 1024
 
 
 def main():
@@ -23,23 +24,8 @@ def main():
     msg = HDR.pack(IMSG_CTL_PUT, HDR.size + len(body), 1, 0, 0) + body
     s.sendmsg([msg], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
                        array.array("i", [fd]))])
-    data = b""
-    while True:
-        d = s.recv(65536)
-        if not d:
-            print("closed")
-            return
-        data += d
-        while len(data) >= HDR.size:
-            t, ln, _, _, _ = HDR.unpack_from(data)
-            if len(data) < ln:
-                break
-            if t == IMSG_CTL_RESULT:
-                p = data[HDR.size:ln]
-                msg = p[CORR + 3 + 4:].split(b"\0")[0].decode()
-                print(msg)
-                return
-            data = data[ln:]
+    r = read_result(s)
+    print("closed" if r is None else r[1])
 
 
 main()

@@ -25,6 +25,7 @@
 #include <syslog.h>
 
 #include "proc.h"
+#include "../lib/check.h"
 #include "../lib/tap.h"
 
 #define OUT_MAX		65536
@@ -285,22 +286,6 @@ killed_by(const struct run *r, int sig)
 {
 	return (r->status != -1 && WIFSIGNALED(r->status) &&
 	    WTERMSIG(r->status) == sig);
-}
-
-static int
-count_fds(void)
-{
-	struct dirent	*de;
-	DIR		*d;
-	int		 n = 0;
-
-	if ((d = opendir("/proc/self/fd")) == NULL)
-		return (-1);
-	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return (n - 1);		/* opendir's own */
 }
 
 static int
@@ -1261,17 +1246,17 @@ test_fd_budget(void)
 	int			 i, n0, n1, made = 0;
 
 	policy(&p, "budget");
-	n0 = count_fds();
+	n0 = open_fds();
 	for (i = 0; i < 10; i++)
 		if (make(&sb[i], &p, NULL, 0, err, sizeof(err)) == 0)
 			made++;
-	n1 = count_fds();
+	n1 = open_fds();
 	ok(made == 10 && n1 - n0 == 40, "ten live sandboxes hold %d fds: four "
 	    "each", n1 - n0);
 	for (i = 0; i < made; i++)
 		sandbox_destroy(&sb[i], 0);
-	ok(count_fds() == n0, "and give them back (%d fds, %d before)",
-	    count_fds(), n0);
+	ok(open_fds() == n0, "and give them back (%d fds, %d before)",
+	    open_fds(), n0);
 }
 
 /*

@@ -10,12 +10,13 @@ import socket
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from ctlresult import CORR, HDR, ID, PATH, read_result  # noqa: E402
+
 IMSG_CTL_FILEOP = 140
-IMSG_CTL_RESULT = 151
 FILEOP_PUT_TREE = 5
 FENT_FILE, FENT_DIR, FENT_LINK, FENT_END = 1, 2, 3, 5
-HDR = struct.Struct("=IHHII")
-CORR, ID, PATH = 33, 17, 1024
 FENT = struct.Struct("=IIIIqIIQ1024s1024s")
 
 
@@ -55,24 +56,8 @@ def main():
     except OSError:
         pass
     ours.close()
-    data = b""
-    while True:
-        d = s.recv(65536)
-        if not d:
-            print("closed")
-            return
-        data += d
-        while len(data) >= HDR.size:
-            t, ln, _, _, _ = HDR.unpack_from(data)
-            if len(data) < ln:
-                break
-            if t == IMSG_CTL_RESULT:
-                p = data[HDR.size:ln]
-                err = struct.unpack_from("=i", p, CORR + 3)[0]
-                msg = p[CORR + 3 + 4:].split(b"\0")[0].decode()
-                print("%d %s" % (err, msg))
-                return
-            data = data[ln:]
+    r = read_result(s)
+    print("closed" if r is None else "%d %s" % r)
 
 
 main()

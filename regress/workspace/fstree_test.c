@@ -20,13 +20,7 @@
 
 #include "fstree.h"
 
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		printf("# %s:%d: %s (errno: %s)\n", __func__, __LINE__,	\
-		    #c, strerror(errno));				\
-		return (0);						\
-	}								\
-} while (0)
+#include "../lib/check.h"
 
 static char	 base[64], outside[128];
 static int	 ntest, nfailed;

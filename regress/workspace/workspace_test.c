@@ -24,13 +24,7 @@
 
 #include "../../cmd/runnerd/workspace.c"
 
-#define CHECK(c) do {							\
-	if (!(c)) {							\
-		printf("# %s:%d: %s (errno: %s)\n", __func__, __LINE__,	\
-		    #c, strerror(errno));				\
-		return (0);						\
-	}								\
-} while (0)
+#include "../lib/check.h"
 
 #define SBX_UID		64000
 #define SBX_GID		64000
