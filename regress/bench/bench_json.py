@@ -45,7 +45,14 @@ EXPECTED = {
                    "failclosed_recovery_netd_ms",
                    "failclosed_recovery_master_ms",
                    "failclosed_recovery_ms_max", "failclosed_denied_pkts"),
+    # bench.sh's settle.py, before the first driver.
+    "settle": ("settle_s_before",),
 }
+# And after each driver: the kernel's cleanup of what it deleted.
+for _d in list(EXPECTED):
+    if _d != "settle":
+        EXPECTED[_d] += tuple("settle_%s_after_%s" % (k, _d) for k in
+                              ("s", "netns_pending", "cgroups_pending"))
 # -t: what each figure is, and its target (issue 18), for README.
 TABLE = (
     ("start_true_ms", "run /bin/true, median ms", ""),
@@ -83,6 +90,10 @@ TABLE = (
     ("create_exec_p99_ms", "create+exec+destroy p99", "<= 10"),
     ("create_rate_per_s_100", "creates/s, 100 creators", ">= 200"),
     ("create_rate_100_failed", "creates refused of 500", "0"),
+    ("settle_s_after_life", "kernel cleanup after life, s", ""),
+    ("settle_s_after_netd", "the same after netd", ""),
+    ("settle_s_after_dns", "the same after dns", ""),
+    ("settle_cgroups_pending_after_dns", "cgroups it left dying", ""),
     ("failclosed_recovery_ms_max", "twin back after fw/crash, ms", "< 1000"),
     ("failclosed_recovery_master_ms", "of it, master killed+restarted", ""),
     ("failclosed_denied_pkts", "denied packets that passed", "0"),

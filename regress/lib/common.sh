@@ -42,6 +42,8 @@ cleanup() {
 		kill -KILL "$SBX_PID" 2>/dev/null
 	fi
 	ip netns pids "$NS" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+	# Gone before the namespace goes: the kill is not instant.
+	wait_for 5 sh -c "[ -z \"\$(ip netns pids $NS 2>/dev/null)\" ]"
 	ip netns del "$NS" 2>/dev/null
 	cgroup_cleanup
 	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
@@ -228,17 +230,27 @@ print("sandboxd-%08x" % h)' "$T/state"
 # cgroup_cleanup: a runnerd killed before it destroyed its sandboxes
 # leaves their cgroups for the next start on the same state directory;
 # a test's state directory has no next start, so remove them here
-# (rmdir refuses a cgroup that still has processes).
+# (rmdir refuses a cgroup that still has processes: it retries while
+# the sandboxes die, for CGROUP_WAIT seconds, 2; the bench drivers,
+# whose thousands take longer, set more).  Every v1 hierarchy, and
+# cgroup2 mounted at /sys/fs/cgroup or below it.
 cgroup_cleanup() {
 	[ -d "$T/state" ] || return 0
 	g=$(cgroup_group)
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		ls -d /sys/fs/cgroup/*/"$g" >/dev/null 2>&1 || return 0
-		for d in /sys/fs/cgroup/*/"$g"; do
+	_n=$(( ${CGROUP_WAIT:-2} * 5 ))
+	while :; do
+		_left=$(ls -d /sys/fs/cgroup/*/"$g" /sys/fs/cgroup/"$g" \
+		    2>/dev/null)
+		[ -n "$_left" ] || return 0
+		[ "$_n" -gt 0 ] || break
+		for d in $_left; do
 			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
 		done
+		_n=$((_n - 1))
 		sleep 0.2
 	done
+	echo "cgroup_cleanup: not removed after ${CGROUP_WAIT:-2} s" \
+	    "(processes still in them):" $_left >&2
 }
 
 # jfield FIELD EVENT: a field of the first JSON line with that event.
