@@ -49,6 +49,8 @@ rc=0
 # A smoke run's figures say so, should one be taken for a measurement.
 [ "${BENCH_SMOKE:-0}" = 1 ] && echo "smoke 1" >> "$BENCH_KV"
 echo "=== settle ($(date -u +%H:%M:%S))"
+# Trees a killed suite or bench left (never one whose suite still runs).
+python3 "$ROOT/regress/lib/cgroup_reap.py"
 settle before -l before -w "$SETTLE_BASE"
 for d in $DRIVERS; do
 	echo "=== $d ($(date -u +%H:%M:%S))"

@@ -30,6 +30,11 @@ need_root() {
 
 T=$(mktemp -d /tmp/sbxtest.XXXXXX)
 chmod 0755 "$T"
+# Held until the suite's last process is gone (its children inherit
+# it): regress/lib/cgroup_reap.py removes the cgroups of a suite killed
+# before its cleanup only when no process holds it.
+exec 9> "$T/suite.lock"
+flock -x 9
 NS="sbxt$$"
 SOCK="$T/sandboxd.sock"
 LOG="$T/sandboxd.log"
