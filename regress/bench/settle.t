@@ -1,0 +1,118 @@
+#!/bin/sh
+# bench.sh's settle step (settle.py) against the kernel: it waits for
+# network namespaces deleted before it began until the kernel has freed
+# them, and no longer; it counts the memory cgroups that page cache
+# keeps dying as held, not pending, and sees them go once the cache
+# does.  Namespaces: 150, each with a veth pair, held by one process
+# while settle.py starts (so that it cannot miss them), then let go.
+# Memory cgroups: 30, each charged a 64 KiB file of a process of its
+# own, then removed: dying until the files go.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+
+SETTLE="$ROOT/regress/bench/settle.py"
+N=150 M=30
+P="sbxs$$"
+plan 8
+
+# field OUT NAME: "A B" of settle.py's "NAME A -> B" in OUT.
+field() {
+	sed -n "s/.*$2 \([0-9]*\) -> \([0-9]*\).*/\1 \2/p" "$1" | head -n 1
+}
+MEMCG=
+settle_cleanup() {
+	[ -n "${holder:-}" ] && kill "$holder" 2>/dev/null
+	i=0
+	while [ $i -lt $N ]; do echo "netns del ${P}_$i"; i=$((i + 1)); done |
+	    ip -force -batch - 2>/dev/null
+	rm -rf "$T/pin"
+	[ -n "$MEMCG" ] && find "$MEMCG" -depth -type d -exec rmdir {} + \
+	    2>/dev/null
+	cleanup
+}
+trap settle_cleanup EXIT
+
+python3 "$SETTLE" -t 10 -q 1 -r 0 -l baseline -w "$T/base" > "$T/b.out"
+check "a baseline" test -s "$T/base"
+sed 's/^/# /' "$T/b.out"
+
+# Namespaces.
+i=0
+while [ $i -lt $N ]; do
+	echo "netns add ${P}_$i"
+	echo "link add a$i netns ${P}_$i type veth peer b$i netns ${P}_$i"
+	i=$((i + 1))
+done > "$T/add"
+ip -batch "$T/add" || { notok "$N namespaces made"; exit 1; }
+mkfifo "$T/go"
+python3 -c '
+import os, sys
+fds = [os.open("/run/netns/%s_%d" % (sys.argv[1], i), os.O_RDONLY)
+       for i in range(int(sys.argv[2]))]
+print("held", flush=True)
+sys.stdin.read()' "$P" "$N" < "$T/go" > "$T/held" &
+holder=$!
+exec 7> "$T/go"
+wait_for 10 grep -q held "$T/held"
+i=0
+while [ $i -lt $N ]; do echo "netns del ${P}_$i"; i=$((i + 1)); done |
+    ip -batch -
+t0=$(date +%s.%N)
+BENCH_KV="$T/kv" python3 "$SETTLE" -t 60 -q 1 -b "$T/base" -k ns -l ns \
+    > "$T/ns.out" 2> "$T/ns.err" 7>&- &
+sp=$!
+sleep 1
+exec 7>&-		# the holder goes, and the namespaces with it
+wait "$holder"
+wait "$sp"
+rc=$?
+sed 's/^/# /' "$T/ns.out" "$T/ns.err"
+set -- $(field "$T/ns.out" "net_namespace objects")
+base=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["netns"])' "$T/base")
+is "$rc/$(wc -c < "$T/ns.err")" "0/0" "settle.py exits 0, within its timeout"
+check "it counted the $N held namespaces when it began ($1, baseline $base)" \
+    test "${1:-0}" -ge $((base + N - 20))
+check "it came back only once the kernel had freed them (to ${2:-?})" \
+    test "${2:-99999}" -le $(($1 - N + 20))
+check "its figures: seconds waited, what was left" \
+    grep -q "^settle_s_ns [0-9.]*$" "$T/kv"
+
+# Memory cgroups, v1 or cgroup2.
+MEMROOT=$(awk '{ for (i = 7; i < NF && $i != "-"; i++) ; t = $(i + 1)
+    if ($4 != "/") next
+    if (t == "cgroup" && $NF ~ /(^|,)memory(,|$)/) print "v1 " $5
+    if (t == "cgroup2") print "v2 " $5 }' /proc/self/mountinfo |
+    while read -r v m; do
+	if [ $v = v1 ] || grep -qw memory "$m/cgroup.subtree_control" \
+	    2>/dev/null; then echo "$m"; break; fi
+    done)
+if [ -z "$MEMROOT" ]; then
+	for n in 1 2 3; do ok "# SKIP no memory controller"; done
+	exit 0
+fi
+MEMCG="$MEMROOT/sbxsettle$$"
+mkdir -p "$T/pin" "$MEMCG"
+i=0
+while [ $i -lt $M ]; do
+	mkdir "$MEMCG/$i"
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec head -c 65536 /dev/urandom' \
+	    sh "$MEMCG/$i" > "$T/pin/$i"
+	i=$((i + 1))
+done
+find "$MEMCG" -depth -type d -exec rmdir {} +
+check "$M memory cgroups, each charged a file, removed" test ! -d "$MEMCG"
+BENCH_KV="$T/kv" python3 "$SETTLE" -t 20 -q 1 -b "$T/base" -k pinned \
+    -l pinned > "$T/pin.out" 2>&1
+sed 's/^/# /' "$T/pin.out"
+pend=$(awk '$1 == "settle_cgroups_pending_pinned" { print $2 }' "$T/kv")
+check "they are held, not waited for to the timeout ($pend above the baseline)" \
+    sh -c "grep -q 'no longer going down, held: dying cgroups' '$T/pin.out' &&
+	! grep -q 'still pending' '$T/pin.out' && [ '${pend:-0}' -ge $((M - 5)) ]"
+rm -rf "$T/pin"
+BENCH_KV="$T/kv" python3 "$SETTLE" -t 20 -q 1 -b "$T/base" -k unpinned \
+    -l unpinned > "$T/unpin.out" 2>&1
+sed 's/^/# /' "$T/unpin.out"
+left=$(awk '$1 == "settle_cgroups_pending_unpinned" { print $2 }' "$T/kv")
+check "and freed once their page cache is gone ($left above the baseline)" \
+    test "${left:-99}" -le $((pend - M + 5))
+done_testing
