@@ -18,8 +18,9 @@
 # (a driver's thousands of sandboxes; a run before this one), so that
 # no driver runs beside that work: at most BENCH_SETTLE_TIMEOUT seconds
 # (120), after which it says what is still pending and the run goes on.
-# The time each took is a figure: settle_s_before, settle_s_after_DRIVER
-# (and what was still above the baseline, settle_*_pending_after_DRIVER).
+# The time the kernel took is a figure: settle_s_before,
+# settle_s_after_DRIVER (and what was still above the baseline when it
+# went on, settle_netns_left_after_DRIVER, settle_cgroups_left_...).
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/${SANDBOXD_BUILD:-build}"
 BENCH_JSON=${BENCH_JSON:-$B/bench.json}
@@ -34,14 +35,14 @@ export BENCH_KV
 SETTLE_BASE=$BENCH_KV.base
 trap 'rm -f "$BENCH_KV" "$SETTLE_BASE"' EXIT
 SETTLE_TIMEOUT=${BENCH_SETTLE_TIMEOUT:-120}
-SETTLE_QUIET="-q 5"
+SETTLE_QUIET=5
 [ "${BENCH_SMOKE:-0}" = 1 ] && SETTLE_TIMEOUT=${BENCH_SETTLE_TIMEOUT:-5} \
-    SETTLE_QUIET="-q 1 -r 0"
+    SETTLE_QUIET=1
 # settle KEY [settle.py args]: the kernel's cleanup done, or the timeout.
 settle() {
 	_k=$1; shift
 	python3 "$ROOT/regress/bench/settle.py" -t "$SETTLE_TIMEOUT" \
-	    $SETTLE_QUIET -k "$_k" "$@" || rc=1
+	    -q "$SETTLE_QUIET" -k "$_k" "$@" || rc=1
 }
 trap 'exit 1' INT TERM HUP
 

@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""settle.py [-b BASE] [-w BASE] [-t TIMEOUT] [-q QUIET] [-r LAZY] [-k NAME]
-[-l LABEL]:
+"""settle.py [-b BASE] [-w BASE] [-t TIMEOUT] [-q QUIET] [-k NAME] [-l LABEL]:
 wait until the kernel has finished freeing the network namespaces and
 cgroups that were deleted before it started (a bench driver's
 thousands of sandboxes), so that the next driver does not run beside
@@ -8,8 +7,9 @@ that work.  Deleting a namespace or a cgroup only queues its teardown:
 
   - net namespaces: the active objects of the net_namespace slab
     (/proc/slabinfo).  The kernel frees them in batches (cleanup_net
-    takes every namespace queued so far), so the count stays flat for
-    seconds, then falls at once: 500 empty ones took 3 to 11 s here.
+    takes every namespace queued so far, and each goes last from an RCU
+    callback), so the count stays flat for seconds, then falls at once:
+    500 empty ones took 3 to 11 s here.
     Free objects cached per CPU count as active, so it is exact to a
     few slabs' worth: the slack, 4 slabs a CPU, at least 64.
   - cgroups: the dying ones, removed but not yet freed.  v1: a
@@ -20,26 +20,31 @@ that work.  Deleting a namespace or a cgroup only queues its teardown:
     on an idle host: that is not a cleanup in progress.
 
 A signal is settled when it is back within its slack of the baseline
-(-b, a file -w wrote), or when it has stopped going down for QUIET
-seconds (5; LAZY more, 20, for namespaces) and no kernel worker was
-seen at that work (kworker "+netns", "+cgroup_...") meanwhile: the
-only test without a baseline, and what keeps an unrelated load that
-holds more namespaces or pinned memory cgroups than at the baseline
-from holding the wait to its end.  LAZY: once cleanup_net's worker is
-done the namespaces are freed from an RCU callback, which a kernel
-with CONFIG_RCU_LAZY (this host's) may hold back for 10 s: seen here,
-400 namespaces flat for 9.3 s with no worker at them, then gone; 20 s
-leaves room for grace periods on a loaded machine.
+(-b, a file -w wrote) with no sign of work for 1 s (the baseline may
+hold namespaces not freed yet, whose going would otherwise end the
+wait while others are still being cleaned up), or when for QUIET
+seconds (5) it has not gone
+down and no kernel worker was seen at that work (a kworker's name ends
+in "+netns" or "+cgroup_..." while it runs such an item; sampled every
+0.1 s): the only test without a baseline, and what keeps objects that
+nothing works at any more from holding the wait to its end: another
+load's, memory cgroups held by page cache, and namespaces whose
+cleanup_net is done but whose last free is an RCU callback, which a
+kernel with CONFIG_RCU_LAZY (this host's) may hold back: seen here,
+400 flat for 9 s, and 2000 for minutes, until the next namespace
+deleted ran cleanup_net again (its rcu_barrier), with no worker at
+them meanwhile.  The time it reports (settle_s_NAME) is when the last
+signal got back to its baseline or last showed work, not the QUIET
+seconds after that it waited to be sure.
 TIMEOUT (120) bounds the wait; then it says what is still pending and
 exits 0 all the same: the caller goes on.
 
 Prints one line, "# settle LABEL: ...", what each signal went from and
-to.  With BENCH_KV set and -k NAME, appends settle_s_NAME (the seconds
-waited) to it, and with -b settle_netns_pending_NAME and
-settle_cgroups_pending_NAME: how many above the baseline when it
-returned (what the kernel had not freed, pinned memory cgroups
-included, or what another load holds).  -w BASE: write the
-figures at the end as the baseline for later calls.
+to.  With BENCH_KV set and -k NAME, appends settle_s_NAME to it, and
+with -b settle_netns_left_NAME and settle_cgroups_left_NAME: how many
+were above the baseline when it returned (not freed yet, as above, or
+another load's).  -w BASE: write the figures at the end as the
+baseline for later calls.
 """
 import getopt
 import json
@@ -48,8 +53,8 @@ import sys
 import time
 
 SLACK_CGROUPS = 16
-POLL = 0.25
-RCU_LAZY_S = 20
+POLL = 0.1
+AT_BASE_QUIET = 1.0
 
 
 def slab_netns():
@@ -158,48 +163,48 @@ def sample(mounts):
 
 
 class Signal:
-    def __init__(self, name, first, base, slack, window):
-        self.name, self.first, self.base = name, first, base
-        self.slack, self.window = slack, window
+    def __init__(self, name, first, base, slack, now):
+        self.name, self.first, self.base, self.slack = (name, first, base,
+                                                        slack)
         self.low = self.last = first
-        self.low_at = time.monotonic()
+        self.busy_at = self.base_at = now
 
     def update(self, v, busy, now):
         self.last = v
-        # A fall by more than the noise, or the kernel at it: not quiet.
+        # A fall by more than the noise, or the kernel at it: busy.
         if v < self.low - self.slack // 2 or busy:
-            self.low_at = now
+            self.busy_at = now
         self.low = min(self.low, v)
+        if not self.at_base():
+            self.base_at = now
 
     def at_base(self):
         return self.base is not None and self.last <= self.base + self.slack
 
-    def settled(self, now):
-        return self.at_base() or now - self.low_at >= self.window
+    def settled(self, now, window):
+        quiet = now - self.busy_at
+        return quiet >= window or (self.at_base() and
+                                   quiet >= min(window, AT_BASE_QUIET))
 
-    def why(self, now):
-        """Why not settled, or None."""
-        if self.settled(now):
-            return None
-        return ("%d above the baseline, " % self.pending()
-                if self.base is not None else "") + \
-            ("fell or a kernel worker at it %.1f s ago" %
-             (now - self.low_at))
+    def done_at(self):
+        """When the kernel was done with it: back at the baseline and
+        no sign of work since, or its last sign of work."""
+        return (max(self.base_at, self.busy_at) if self.at_base() else
+                self.busy_at)
 
-    def pending(self):
+    def left(self):
         return max(0, self.last - self.base) if self.base is not None else 0
 
 
 def main():
-    opts, args = getopt.getopt(sys.argv[1:], "b:w:t:q:r:k:l:")
+    opts, args = getopt.getopt(sys.argv[1:], "b:w:t:q:k:l:")
     o = dict(opts)
     if args:
         print("usage: settle.py [-b BASE] [-w BASE] [-t TIMEOUT] "
-              "[-q QUIET] [-r LAZY] [-k NAME] [-l LABEL]", file=sys.stderr)
+              "[-q QUIET] [-k NAME] [-l LABEL]", file=sys.stderr)
         return 2
     timeout = float(o.get("-t", 120))
     window = float(o.get("-q", 5))
-    lazy = float(o.get("-r", RCU_LAZY_S))
     label = o.get("-l", o.get("-k", ""))
     base = {}
     if "-b" in o:
@@ -212,8 +217,7 @@ def main():
     mounts = cgroup_mounts()
     t0 = time.monotonic()
     sigs = {k: Signal(k, v, base.get(k),
-                      slack_ns if k == "netns" else SLACK_CGROUPS,
-                      window + lazy if k == "netns" else window)
+                      slack_ns if k == "netns" else SLACK_CGROUPS, t0)
             for k, v in sample(mounts).items()}
     while True:
         now = time.monotonic()
@@ -221,23 +225,23 @@ def main():
         for k, v in sample(mounts).items():
             if k in sigs:
                 sigs[k].update(v, busy_ns if k == "netns" else busy_cg, now)
-        done = all(s.settled(now) for s in sigs.values())
+        done = all(s.settled(now, window) for s in sigs.values())
         if done or now - t0 >= timeout:
             break
         time.sleep(POLL)
-    took = time.monotonic() - t0
-    report(label, took, sigs, done, timeout)
+    waited = time.monotonic() - t0
+    took = (max([s.done_at() for s in sigs.values()] + [t0]) - t0
+            if done else waited)
+    report(label, took, waited, sigs, done, timeout, window)
     kv = os.environ.get("BENCH_KV")
     if kv and "-k" in o:
-        ns_left = sum(s.pending() for k, s in sigs.items() if k == "netns")
-        cg_left = sum(s.pending() for k, s in sigs.items() if k != "netns")
+        ns_left = sum(s.left() for k, s in sigs.items() if k == "netns")
+        cg_left = sum(s.left() for k, s in sigs.items() if k != "netns")
         with open(kv, "a") as f:
             f.write("settle_s_%s %.1f\n" % (o["-k"], took))
             if base:
-                f.write("settle_netns_pending_%s %d\n" % (o["-k"],
-                        ns_left))
-                f.write("settle_cgroups_pending_%s %d\n" % (o["-k"],
-                        cg_left))
+                f.write("settle_netns_left_%s %d\n" % (o["-k"], ns_left))
+                f.write("settle_cgroups_left_%s %d\n" % (o["-k"], cg_left))
     if "-w" in o:
         tmp = o["-w"] + ".tmp"
         with open(tmp, "w") as f:
@@ -246,7 +250,7 @@ def main():
     return 0
 
 
-def report(label, took, sigs, done, timeout):
+def report(label, took, waited, sigs, done, timeout, window):
     def name(k):
         return ("net_namespace objects" if k == "netns" else
                 "dying cgroups (%s)" % k[3:])
@@ -258,20 +262,23 @@ def report(label, took, sigs, done, timeout):
             continue
         parts.append("%s %d -> %d%s" % (name(k), s.first, s.last,
                      "" if s.base is None else " (baseline %d)" % s.base))
-        if s.why(now):
-            why.append("%s: %s" % (name(k), s.why(now)))
+        if not s.settled(now, window):
+            why.append("%s: %sfell or a kernel worker at it %.1f s ago" %
+                       (name(k), "%d above the baseline, " % s.left()
+                        if s.base is not None else "", now - s.busy_at))
         elif s.base is not None and not s.at_base():
-            held.append("%s: %d above the baseline" % (name(k),
-                        s.pending()))
-    print("# settle %s: %.1f s; %s" % (label, took, ", ".join(parts)))
+            held.append("%s: %d above the baseline" % (name(k), s.left()))
+    print("# settle %s: done in %.1f s (waited %.1f); %s" %
+          (label, took, waited, ", ".join(parts)))
     if not done:
         print("settle %s: still pending after %d s, going on: %s" %
               (label, timeout, "; ".join(why)), file=sys.stderr)
     if held:
-        # Above the baseline, but no longer going down: held by what
-        # lives (another load's namespaces, a memory cgroup's page cache).
-        print("# settle %s: no longer going down, held: %s" %
-              (label, "; ".join(held)))
+        # No kernel work at them for the window, but not freed: another
+        # load's, page cache charged to a memory cgroup, namespaces whose
+        # last free waits for an RCU barrier.
+        print("# settle %s: not freed, with no kernel work at them for "
+              "%.0f s: %s" % (label, window, "; ".join(held)))
 
 
 if __name__ == "__main__":

@@ -28,13 +28,13 @@ done
 left() { ip netns list | awk -v p="$1" '$1 ~ "^sbx[a-z]*" p "$" { print $1 }'; }
 
 # settle KEY ARGS...: bench.sh's settle step as in its smoke mode, 5 s
-# at most (1 s of quiet, no allowance for lazy RCU): it must give its
-# figures within that, whatever the machine's other load; what it
-# waited for goes to the TAP output.
+# at most (1 s of quiet): it must give its figures within that,
+# whatever the machine's other load; what it waited for goes to the TAP
+# output.
 settle() {
 	_k=$1; shift
 	_t0=$(date +%s)
-	BENCH_KV="$T/settle.fig" python3 "$SETTLE" -t 5 -q 1 -r 0 -k "$_k" "$@" \
+	BENCH_KV="$T/settle.fig" python3 "$SETTLE" -t 5 -q 1 -k "$_k" "$@" \
 	    > "$T/settle.out" 2>&1
 	_rc=$?
 	sed 's/^# //; s/^/# /' "$T/settle.out"
