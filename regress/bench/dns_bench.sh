@@ -138,9 +138,7 @@ dns_cleanup() {
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
 	for ns in $C $D $P; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL \
-		    2>/dev/null
-		ip netns del "$ns" 2>/dev/null
+		netns_gone "$ns"
 	done
 	# Its thousands of sandboxes go before the next driver starts:
 	# a suite killed meanwhile leaves their teardown to the kernel,

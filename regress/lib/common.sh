@@ -46,10 +46,7 @@ cleanup() {
 		sleep 0.5
 		kill -KILL "$SBX_PID" 2>/dev/null
 	fi
-	ip netns pids "$NS" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-	# Gone before the namespace goes: the kill is not instant.
-	wait_for 5 sh -c "[ -z \"\$(ip netns pids $NS 2>/dev/null)\" ]"
-	ip netns del "$NS" 2>/dev/null
+	netns_gone "$NS"
 	cgroup_cleanup
 	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
 		grep -v "control: uid" "$LOG" >"$LOG.short" 2>/dev/null && mv "$LOG.short" "$LOG"
@@ -60,6 +57,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
+
+# netns_gone NAME: kill -9 whatever still runs in it, wait (5 s at
+# most: a kill is not instant) until nothing does, then delete it.
+netns_gone() {
+	ip netns pids "$1" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+	wait_for 5 sh -c "[ -z \"\$(ip netns pids $1 2>/dev/null)\" ]"
+	ip netns del "$1" 2>/dev/null
+}
 
 setup_users() {
 	sh "$ROOT/rc/sandboxd-users.sh"
