@@ -80,6 +80,7 @@
 . "$ROOT/regress/bench/kv.sh"
 need_root
 setup_users
+TEARDOWN_KEY=dns_teardown_s
 
 if [ "$BENCH_SMOKE" = 1 ]; then
 	DUR=0.3 LIVE=3 RATE=200 LATDUR=0.3 DIRECT_TRIES=1

@@ -14,6 +14,9 @@ BENCH_SMOKE=${BENCH_SMOKE:-0}
 # removed (thousands take a while after their runnerd stops).  The
 # kernel's freeing of what they leave is bench.sh's settle step.
 CGROUP_WAIT=${CGROUP_WAIT:-120}
+# TEARDOWN_KEY=NAME (life, dns: their thousands of sandboxes): a figure,
+# the seconds from the suite's stop until its sandboxes' processes and
+# cgroups are gone; bench.sh's settle step times the kernel's part after.
 
 # bench_kv KEY VALUE: one figure.  An empty VALUE is written as "-",
 # which bench_json.py reports as not a number.

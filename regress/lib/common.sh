@@ -48,6 +48,12 @@ cleanup() {
 	fi
 	netns_gone "$NS"
 	cgroup_cleanup
+	# A bench driver's figure (kv.sh): its suite's stop to the last of
+	# its sandboxes' cgroups gone.
+	if [ -n "${TEARDOWN_KEY:-}" ] && [ -n "${SUITE_STOP_T0:-}" ]; then
+		bench_kv "$TEARDOWN_KEY" "$(echo "$(date +%s.%N) \
+		    $SUITE_STOP_T0" | awk '{ printf "%.1f", $1 - $2 }')"
+	fi
 	if [ "$tap_failed" != 0 ] && [ -f "$LOG" ]; then
 		grep -v "control: uid" "$LOG" >"$LOG.short" 2>/dev/null && mv "$LOG.short" "$LOG"
 		diag "--- daemon log ---"
@@ -180,6 +186,7 @@ suite_why() {
 # suite_stop [SECONDS]: SIGTERM, and gone within SECONDS (5); a suite
 # with thousands of sandboxes takes longer to take them down.
 suite_stop() {
+	SUITE_STOP_T0=$(date +%s.%N)
 	kill -TERM "$SBX_PID" 2>/dev/null
 	_t=$(( ${1:-5} * 20 ))
 	while kill -0 "$SBX_PID" 2>/dev/null && [ $_t -gt 0 ]; do
