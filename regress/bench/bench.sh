@@ -14,7 +14,7 @@
 # drivers alone.
 #
 # Before the first driver and after each, settle.py waits until the
-# kernel has freed the network namespaces and cgroups deleted so far
+# kernel is done with the network namespaces and cgroups deleted so far
 # (a driver's thousands of sandboxes; a run before this one), so that
 # no driver runs beside that work: at most BENCH_SETTLE_TIMEOUT seconds
 # (120), after which it says what is still pending and the run goes on.
