@@ -25,6 +25,7 @@ first: it refuses a cgroup with processes or children, so a tree in
 use stays whatever was decided.  -n: say what would go, remove nothing.
 -v: say what stays, and why.
 """
+import errno
 import fcntl
 import glob
 import os
@@ -106,13 +107,16 @@ def master_hashes():
 
 
 def rmdir_tree(top):
-    """rmdir every directory of top, depth first; what stays."""
+    """rmdir every directory of top, depth first; None if top went, or
+    why it stays."""
+    why = None
     for d, _, _ in os.walk(top, topdown=False):
         try:
             os.rmdir(d)
-        except OSError:
-            pass
-    return os.path.isdir(top)
+        except OSError as e:
+            why = e.strerror + (" (processes in it)"
+                                if e.errno == errno.EBUSY else "")
+    return why if os.path.isdir(top) else None
 
 
 def main():
@@ -148,8 +152,10 @@ def main():
                 continue
             if dry:
                 print("cgroup_reap: %s would go" % tree)
-            elif rmdir_tree(tree):
-                print("cgroup_reap: %s: processes in it, stays" % tree,
+                continue
+            why = rmdir_tree(tree)
+            if why:
+                print("cgroup_reap: %s stays: %s" % (tree, why),
                       file=sys.stderr)
             else:
                 print("cgroup_reap: %s removed (its suite is gone)" % tree)
