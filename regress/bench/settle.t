@@ -103,6 +103,9 @@ if [ -z "$MEMROOT" ]; then
 fi
 MEMCG="$MEMROOT/sbxsettle$$"
 mkdir -p "$T/pin" "$MEMCG"
+# cgroup2: its children get a memory controller of their own only so.
+[ ! -f "$MEMCG/cgroup.subtree_control" ] ||
+    echo +memory > "$MEMCG/cgroup.subtree_control"
 i=0
 while [ $i -lt $M ]; do
 	mkdir "$MEMCG/$i"
