@@ -62,7 +62,6 @@ wait_for 10 grep -q held "$T/held"
 i=0
 while [ $i -lt $N ]; do echo "netns del ${P}_$i"; i=$((i + 1)); done |
     ip -batch -
-t0=$(date +%s.%N)
 BENCH_KV="$T/kv" python3 "$SETTLE" -t 60 -q 3 -b "$T/base" -k ns -l ns \
     > "$T/ns.out" 2> "$T/ns.err" 7>&- &
 sp=$!
