@@ -7,9 +7,8 @@ that work.  Deleting a namespace or a cgroup only queues its teardown:
 
   - net namespaces: the active objects of the net_namespace slab
     (/proc/slabinfo).  The kernel frees them in batches (cleanup_net
-    takes every namespace queued so far, and each goes last from an RCU
-    callback), so the count stays flat for seconds, then falls at once:
-    500 empty ones took 3 to 11 s here.
+    takes every namespace queued so far), so the count stays flat for
+    seconds, then falls at once: 500 empty ones took 3 to 11 s here.
     Free objects cached per CPU count as active, so it is exact to a
     few slabs' worth: the slack, 4 slabs a CPU, at least 64.
   - cgroups: the dying ones, removed but not yet freed.  v1: a
@@ -29,11 +28,10 @@ in "+netns" or "+cgroup_..." while it runs such an item; sampled every
 0.1 s): the only test without a baseline, and what keeps objects that
 nothing works at any more from holding the wait to its end: another
 load's, memory cgroups held by page cache, and namespaces whose
-cleanup_net is done but whose last free is an RCU callback, which a
-kernel with CONFIG_RCU_LAZY (this host's) may hold back: seen here,
-400 flat for 9 s, and 2000 for minutes, until the next namespace
-deleted ran cleanup_net again (its rcu_barrier), with no worker at
-them meanwhile.  The time it reports (settle_s_NAME) is when the last
+cleanup_net is done but whose struct is freed only by a later one:
+seen on this host's 6.18 (400 flat for 9 s; 2000 for minutes, until
+one namespace deleted elsewhere freed them all) and on Debian's 6.1
+(150 of regress/bench/settle.t's), with no worker at them meanwhile.  The time it reports (settle_s_NAME) is when the last
 signal got back to its baseline or last showed work, not the QUIET
 seconds after that it waited to be sure.
 TIMEOUT (120) bounds the wait; then it says what is still pending and
@@ -276,7 +274,7 @@ def report(label, took, waited, sigs, done, timeout, window):
     if held:
         # No kernel work at them for the window, but not freed: another
         # load's, page cache charged to a memory cgroup, namespaces whose
-        # last free waits for an RCU barrier.
+        # struct waits for a later cleanup_net.
         print("# settle %s: not freed, with no kernel work at them for "
               "%.0f s: %s" % (label, window, "; ".join(held)))
 

@@ -6,10 +6,10 @@
 # once the cache does.  Namespaces: 150, each with a veth pair, held by
 # one process while settle.py starts (so that it cannot miss them),
 # let go 1.5 s later; settle.py's quiet is 3 s, so that it cannot end
-# before.  First one namespace made and deleted: its cleanup_net's
-# rcu_barrier frees those that earlier ones (tests, this one's last
-# run) left for a lazy RCU callback, which would leave the baseline
-# too high.  Memory cgroups: 30, each charged a 64 KiB file of
+# before.  First one namespace made and deleted: its cleanup_net frees
+# the structs of those that earlier ones (tests, this one's last run)
+# left torn down but not freed, which would leave the baseline too
+# high.  Memory cgroups: 30, each charged a 64 KiB file of
 # a process of its own, then removed: dying until the files go.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
@@ -79,7 +79,7 @@ is "$rc/$(wc -c < "$T/ns.err")" "0/0" "settle.py exits 0, within its timeout"
 check "it counted the $N held namespaces when it began ($1, baseline $base)" \
     test "${1:-0}" -ge $((base + N - 64))
 # Done no sooner than they were let go, and either freed or said to be
-# no longer worked at (freed later, from a lazy RCU callback).
+# no longer worked at (their structs freed by a later cleanup_net).
 took=$(awk '$1 == "settle_s_ns" { print $2 }' "$T/kv")
 check "it saw the kernel at them after they were let go (done at ${took:-?} s)" \
     awk -v t="${took:-0}" 'BEGIN { exit !(t >= 1.0) }'
