@@ -146,7 +146,10 @@ def busy_workers():
         if comm.startswith("kworker/") and "+" in comm:
             q = comm.split("+", 1)[1]
             netns = netns or q == "netns"
-            cg = cg or q.startswith("cgroup_")
+            # cgroup_destroy (6.1), cgroup_offline, _release, _free; not
+            # v1's pidlist cache, which any read of a tasks file feeds.
+            cg = cg or (q.startswith("cgroup_") and
+                        q != "cgroup_pidlist_destroy")
     return netns, cg
 
 
