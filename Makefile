@@ -132,8 +132,11 @@ fuzz: deps
 TESTS=		$(filter-out regress/host/,$(wildcard regress/*/)) \
 		$(wildcard regress/host/*.t)
 
+# cgroup_reap.py: the cgroups of suites killed before their cleanup
+# (only those whose suite is gone; others may run meanwhile).
 test: deps
 	${MAKE} all
+	python3 regress/lib/cgroup_reap.py
 	prove -r ${TESTS}
 
 # The VM tier: a Debian 12 guest (systemd, cgroup v2, Debian's kernel),
@@ -148,6 +151,7 @@ asan: deps
 	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
 	    -DSANDBOXD_ASAN -Wno-format-overflow" LDFLAGS="-fsanitize=address,undefined" \
 	    CTL_LDFLAGS= all
+	python3 regress/lib/cgroup_reap.py
 	SANDBOXD_BUILD=build-asan ASAN_OPTIONS=detect_leaks=0 prove -r ${TESTS}
 
 # The compat corpus alone: workloads bare and under sandboxd (issue 15).

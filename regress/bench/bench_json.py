@@ -24,7 +24,7 @@ EXPECTED = {
              "create_exec_p50_ms",
              "create_exec_p99_ms", "create_rate_per_s_100",
              "create_rate_100_failed", "concurrent_runs_1000_completed",
-             "concurrent_runs_1000_s"),
+             "concurrent_runs_1000_s", "life_teardown_s"),
     "netd": ("net_identity_ms_1", "net_identity_ms_4000",
              "net_identity_ratio_4000", "net_identity_claim_ms_1",
              "net_identity_claim_ms_4000", "net_identity_claim_ratio_4000",
@@ -38,14 +38,21 @@ EXPECTED = {
             "dns_repeat_ratio_dnsmasq_nocache_4000",
             "dns_repeat_cpu_us_4000", "dnsmasq_cache_cpu_us_4000",
             "dns_repeat_cpu_ratio_dnsmasq_4000", "dns_newpin_cpu_us_4000",
-            "dns_newpin_qps_1", "dns_newpin_qps_4000"),
+            "dns_newpin_qps_1", "dns_newpin_qps_4000", "dns_teardown_s"),
     "failclosed": ("failclosed_recovery_flush_ms",
                    "failclosed_recovery_replace_ms",
                    "failclosed_recovery_delete_ms",
                    "failclosed_recovery_netd_ms",
                    "failclosed_recovery_master_ms",
                    "failclosed_recovery_ms_max", "failclosed_denied_pkts"),
+    # bench.sh's settle.py, before the first driver.
+    "settle": ("settle_s_before",),
 }
+# And after each driver: the kernel's cleanup of what it deleted.
+for _d in list(EXPECTED):
+    if _d != "settle":
+        EXPECTED[_d] += tuple("settle_%s_after_%s" % (k, _d) for k in
+                              ("s", "netns_left", "cgroups_left"))
 # -t: what each figure is, and its target (issue 18), for README.
 TABLE = (
     ("start_true_ms", "run /bin/true, median ms", ""),
@@ -83,6 +90,13 @@ TABLE = (
     ("create_exec_p99_ms", "create+exec+destroy p99", "<= 10"),
     ("create_rate_per_s_100", "creates/s, 100 creators", ">= 200"),
     ("create_rate_100_failed", "creates refused of 500", "0"),
+    ("life_teardown_s", "4000 gone after the stop, s", ""),
+    ("settle_s_after_life", "kernel cleanup after life, s", ""),
+    ("settle_s_after_netd", "the same after netd", ""),
+    ("dns_teardown_s", "dns's 4000 gone after the stop", ""),
+    ("settle_s_after_dns", "kernel cleanup after dns, s", ""),
+    ("settle_netns_left_after_dns", "namespaces not freed by then", ""),
+    ("settle_cgroups_left_after_dns", "cgroups still dying by then", ""),
     ("failclosed_recovery_ms_max", "twin back after fw/crash, ms", "< 1000"),
     ("failclosed_recovery_master_ms", "of it, master killed+restarted", ""),
     ("failclosed_denied_pkts", "denied packets that passed", "0"),

@@ -80,6 +80,7 @@
 . "$ROOT/regress/bench/kv.sh"
 need_root
 setup_users
+TEARDOWN_KEY=dns_teardown_s
 
 if [ "$BENCH_SMOKE" = 1 ]; then
 	DUR=0.3 LIVE=3 RATE=200 LATDUR=0.3 DIRECT_TRIES=1
@@ -118,26 +119,19 @@ done
 # runnerd leaves the cgroups of sandboxes still live when it stops, for
 # the next start on the same state directory to reconcile; there is
 # none after a bench, and 4000 memory cgroups a run hold gigabytes of
-# kernel memory until the machine runs out.  So they go here, once
-# their processes have died with runnerd: rmdir, which refuses a cgroup
-# that still has any.
+# kernel memory until the machine runs out.  So they go with the suite
+# (common.sh's cgroup_cleanup, which waits CGROUP_WAIT seconds, kv.sh's
+# 120, for their processes to die with runnerd); this says how many.
 CG=
-cg_cleanup() {
+cg_count() {
 	[ -n "$CG" ] || return 0
-	_left=0 _i=0
+	_left=0
 	for _d in /sys/fs/cgroup/*/"$CG" /sys/fs/cgroup/"$CG"; do
 		[ -d "$_d" ] || continue
 		_left=$((_left + $(find "$_d" -mindepth 1 -type d | wc -l)))
-		while [ $_i -lt 100 ]; do
-			find "$_d" -depth -type d -exec rmdir {} + 2>/dev/null
-			[ -d "$_d" ] || break
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-		[ -d "$_d" ] && echo "dns_bench: $_d: not removed" >&2
 	done
 	[ "$_left" = 0 ] || echo "# $_left sandbox cgroups left by" \
-	    "runnerd at its stop, removed"
+	    "runnerd at its stop, to remove"
 }
 
 dns_cleanup() {
@@ -145,9 +139,7 @@ dns_cleanup() {
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
 	for ns in $C $D $P; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL \
-		    2>/dev/null
-		ip netns del "$ns" 2>/dev/null
+		netns_gone "$ns"
 	done
 	# Its thousands of sandboxes go before the next driver starts:
 	# a suite killed meanwhile leaves their teardown to the kernel,
@@ -155,8 +147,8 @@ dns_cleanup() {
 	if [ -n "$SBX_PID" ] && ! suite_stop 120; then
 		echo "dns_bench: the suite did not stop in 120 s; killed" >&2
 	fi
+	cg_count
 	cleanup
-	cg_cleanup
 }
 trap dns_cleanup EXIT
 

@@ -9,6 +9,7 @@
 . "$ROOT/regress/bench/kv.sh"
 need_root
 setup_users
+TEARDOWN_KEY=life_teardown_s
 write_conf ''
 suite_start || { echo "life_bench: the suite did not start" >&2; exit 1; }
 python3 "$ROOT/regress/bench/life_bench.py" "$SANDBOXCTL" "$SOCK" "$SBX_PID"

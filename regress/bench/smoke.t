@@ -3,8 +3,10 @@
 # smoke mode (BENCH_SMOKE=1: tiny N, a fraction of a second a run, each
 # in a namespace and a suite of its own) and must exit 0 and give every
 # figure of its own as a number (bench_json.py -d DRIVER); then all of
-# them together make the whole of bench.json.  The figures of a smoke
-# run mean nothing.  And bench_json.py itself refuses what is not a
+# them together make the whole of bench.json.  Before the first and
+# after each, bench.sh's settle step (settle.py), with a 5 s timeout:
+# it must come back within it and give its figures.  The figures of a
+# smoke run mean nothing.  And bench_json.py itself refuses what is not a
 # figure, so that the checks above can fail.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
@@ -12,7 +14,8 @@ need_root
 # check() sets $d: the loop's variable is drv.
 DRIVERS="start life netd dns failclosed"
 JSON="$ROOT/regress/bench/bench_json.py"
-plan 17
+SETTLE="$ROOT/regress/bench/settle.py"
+plan 23
 
 missing=
 for p in bwrap crun dnsmasq dnsperf; do
@@ -23,6 +26,24 @@ done
 # left PID: the network namespaces a driver of that pid made (each
 # named sbx...PID) that are still there.
 left() { ip netns list | awk -v p="$1" '$1 ~ "^sbx[a-z]*" p "$" { print $1 }'; }
+
+# settle KEY ARGS...: bench.sh's settle step as in its smoke mode, 5 s
+# at most (1 s of quiet): it must give its figures within that,
+# whatever the machine's other load; what it waited for goes to the TAP
+# output.
+settle() {
+	_k=$1; shift
+	_t0=$(date +%s)
+	BENCH_KV="$T/settle.fig" python3 "$SETTLE" -t 5 -q 1 -k "$_k" "$@" \
+	    > "$T/settle.out" 2>&1
+	_rc=$?
+	sed 's/^# //; s/^/# /' "$T/settle.out"
+	check "settle $_k: exit 0, within its timeout" \
+	    test $_rc = 0 -a $(($(date +%s) - _t0)) -le 8
+}
+: > "$T/settle.fig"
+settle before -l before -w "$T/settle.base"
+before=$(awk '$1 == "settle_s_before" { print $2 }' "$T/settle.fig")
 
 # In bench.sh's order: each one starts right after the one before has
 # gone, as in make bench, so a driver that leaves something behind that
@@ -39,6 +60,10 @@ for drv in $DRIVERS; do
 	check "${drv}_bench.sh runs in smoke mode" test $rc = 0
 	is "$(left $pid | tr '\n' ' ')" "" \
 	    "${drv}_bench.sh leaves none of its namespaces behind"
+	# Its settle figures go with its own.
+	: > "$T/settle.fig"
+	settle "after_$drv" -b "$T/settle.base" -l "after $drv"
+	cat "$T/settle.fig" >> "$T/$drv.kv"
 	if python3 "$JSON" -d "$drv" "$T/$drv.kv" "$T/$drv.json" \
 	    2> "$T/$drv.err"; then
 		ok "${drv}_bench.sh gives each of its figures, as a number"
@@ -47,6 +72,7 @@ for drv in $DRIVERS; do
 		sed 's/^/# /' "$T/$drv.err"
 	fi
 done
+echo "settle_s_before $before" > "$T/before.kv"
 cat "$T"/*.kv > "$T/all.kv"
 check "together, every figure of bench.json" \
     python3 "$JSON" "$T/all.kv" "$T/bench.json"

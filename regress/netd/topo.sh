@@ -36,12 +36,8 @@ HOSTOTHER=198.18.0.1
 
 topo_cleanup() {
 	netd_kill
-	for ns in $H $P $SBXNS; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL \
-		    2>/dev/null
-	done
 	for ns in $SBXNS $P $H; do
-		ip netns del "$ns" 2>/dev/null
+		netns_gone "$ns"
 	done
 	if [ "$tap_failed" != 0 ] && [ -f "$NLOG" ]; then
 		diag "--- netd_test log ---"
