@@ -18,14 +18,6 @@ ROOTS=$(awk '{ for (i = 7; i < NF && $i != "-"; i++) ; t = $(i + 1)
 NROOTS=$(echo "$ROOTS" | wc -w)
 plan 9
 
-hash() {
-	python3 -c '
-import sys
-h = 2166136261
-for c in sys.argv[1].encode():
-    h = ((h ^ c) * 16777619) & 0xffffffff
-print("sandboxd-%08x" % h)' "$1"
-}
 # tree NAME: made in every root; how many roots have it, after.
 tree() {
 	for r in $ROOTS; do mkdir -p "$r/$1/sbxfake/child" || return 1; done
@@ -46,9 +38,9 @@ GONE=/tmp/sbxtest.gone$$		# its cleanup removed T, not the tree
 # One process holds it, as a suite's shell does.
 sh -c 'exec 8> "$1"; flock -x 8; exec sleep 600' sh "$LIVE/suite.lock" &
 holder=$!
-G_STALE=$(hash "$STALE/state") G_LIVE=$(hash "$LIVE/state")
-G_BUSY=$(hash "$BUSY/state") G_NOLOCK=$(hash "$NOLOCK/state")
-G_GONE=$(hash "$GONE/state")
+G_STALE=$(cgroup_group "$STALE/state") G_LIVE=$(cgroup_group "$LIVE/state")
+G_BUSY=$(cgroup_group "$BUSY/state") G_NOLOCK=$(cgroup_group "$NOLOCK/state")
+G_GONE=$(cgroup_group "$GONE/state")
 busy=
 reap_cleanup() {
 	[ -n "$busy" ] && kill -KILL "$busy" 2>/dev/null

@@ -233,15 +233,15 @@ write_sandbox_conf() {
 $1"
 }
 
-# cgroup_group: the parent of this instance's cgroups, which runnerd
-# names after its state directory (FNV-1a).
+# cgroup_group [STATEDIR]: the parent of the cgroups of the instance
+# on STATEDIR ($T/state), which runnerd names after it (FNV-1a).
 cgroup_group() {
 	python3 -c '
 import sys
 h = 2166136261
 for c in sys.argv[1].encode():
     h = ((h ^ c) * 16777619) & 0xffffffff
-print("sandboxd-%08x" % h)' "$T/state"
+print("sandboxd-%08x" % h)' "${1:-$T/state}"
 }
 
 # cgroup_cleanup: a runnerd killed before it destroyed its sandboxes
