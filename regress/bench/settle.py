@@ -22,18 +22,18 @@ A signal is settled when it is back within its slack of the baseline
 (-b, a file -w wrote) with no sign of work for 1 s (the baseline may
 hold namespaces not freed yet, whose going would otherwise end the
 wait while others are still being cleaned up), or when for QUIET
-seconds (5) it has not gone
-down and no kernel worker was seen at that work (a kworker's name ends
-in "+netns" or "+cgroup_..." while it runs such an item; sampled every
-0.1 s): the only test without a baseline, and what keeps objects that
+seconds (5) it has not gone down and no kernel worker was seen at
+that work (a kworker's name ends in "+netns" or "+cgroup_..." while it
+runs such an item; sampled every 0.1 s): the only test without a baseline, and what keeps objects that
 nothing works at any more from holding the wait to its end: another
 load's, memory cgroups held by page cache, and namespaces whose
 cleanup_net is done but whose struct is freed only by a later one:
 seen on this host's 6.18 (400 flat for 9 s; 2000 for minutes, until
 one namespace deleted elsewhere freed them all) and on Debian's 6.1
-(150 of regress/bench/settle.t's), with no worker at them meanwhile.  The time it reports (settle_s_NAME) is when the last
-signal got back to its baseline or last showed work, not the QUIET
-seconds after that it waited to be sure.
+(150 of regress/bench/settle.t's), with no worker at them meanwhile.
+The time it reports (settle_s_NAME) is when the last signal got back
+to its baseline or last showed work, not the QUIET seconds after that
+it waited to be sure.
 TIMEOUT (120) bounds the wait; then it says what is still pending and
 exits 0 all the same: the caller goes on.
 
