@@ -197,15 +197,23 @@ class Signal:
         return max(0, self.last - self.base) if self.base is not None else 0
 
 
+def usage(why):
+    print("settle.py: %s\nusage: settle.py [-b BASE] [-w BASE] "
+          "[-t TIMEOUT] [-q QUIET] [-k NAME] [-l LABEL]" % why,
+          file=sys.stderr)
+    return 2
+
+
 def main():
-    opts, args = getopt.getopt(sys.argv[1:], "b:w:t:q:k:l:")
-    o = dict(opts)
+    try:
+        opts, args = getopt.getopt(sys.argv[1:], "b:w:t:q:k:l:")
+        o = dict(opts)
+        timeout = float(o.get("-t", 120))
+        window = float(o.get("-q", 5))
+    except (getopt.GetoptError, ValueError) as e:
+        return usage(str(e))
     if args:
-        print("usage: settle.py [-b BASE] [-w BASE] [-t TIMEOUT] "
-              "[-q QUIET] [-k NAME] [-l LABEL]", file=sys.stderr)
-        return 2
-    timeout = float(o.get("-t", 120))
-    window = float(o.get("-q", 5))
+        return usage("no arguments are taken")
     label = o.get("-l", o.get("-k", ""))
     base = {}
     if "-b" in o:

@@ -120,6 +120,11 @@ def rmdir_tree(top):
 
 
 def main():
+    bad = [a for a in sys.argv[1:] if a not in ("-n", "-v")]
+    if bad:
+        print("cgroup_reap: %s: unknown argument\n"
+              "usage: cgroup_reap.py [-n] [-v]" % bad[0], file=sys.stderr)
+        return 2
     dry = "-n" in sys.argv[1:]
     verbose = "-v" in sys.argv[1:]
     suites = {fnv1a(t + "/state"): t for t in glob.glob(TMP_GLOB)}
