@@ -17,6 +17,13 @@ wants to know, against a running suite (life_bench.sh starts it):
                 A run or create refused (the control socket's client
                 cap) is a figure, not a failure of the bench.
 
+The 4000 sandboxes of the memory part are destroyed at its end; before
+the next part the driver waits, as bench.sh does between drivers, until
+the kernel has done with their namespaces and cgroups (settle.py; at
+most BENCH_SETTLE_TIMEOUT seconds, 120, 5 in a smoke run):
+settle_s_after_life_memory.  Else the create latency and rate after it
+would measure that cleanup, thousands of teardowns, as well.
+
 Each part also prints the CPU time the master, runnerd and runnerd's
 reaped children (pid 1s, helpers) spent on it (/proc/PID/stat), per
 sandbox made: a figure the machine's other load distorts less than
@@ -287,6 +294,17 @@ def concurrent_runs(fig):
         destroy_all(leftover)
 
 
+def settle():
+    """The kernel done with the memory part's thousands (settle.py)."""
+    quiet = "1" if SMOKE else "5"
+    timeout = os.environ.get("BENCH_SETTLE_TIMEOUT", "5" if SMOKE else "120")
+    subprocess.run([sys.executable,
+                    os.path.join(os.path.dirname(__file__), "settle.py"),
+                    "-t", timeout, "-q", quiet, "-k", "after_life_memory",
+                    "-l", "life, after its memory part"], check=False)
+    sys.stdout.flush()
+
+
 def main():
     global CTL, SOCK, MASTER
     CTL, SOCK, MASTER = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -299,13 +317,16 @@ def main():
             print("life_bench: LIFE_BENCH_PARTS: no part %s (of %s)" % (
                 name, " ".join(parts)), file=sys.stderr)
             return 1
-    for part in (parts[n] for n in parts if n in PARTS):
+    run = [n for n in parts if n in PARTS]
+    for name in run:
         try:
-            part(fig)
+            parts[name](fig)
         except (BenchError, subprocess.SubprocessError, OSError) as e:
-            print("life_bench: %s: %s" % (part.__name__, e), file=sys.stderr)
+            print("life_bench: %s: %s" % (name, e), file=sys.stderr)
             rc = 1
         sys.stdout.flush()
+        if name == "memory" and name != run[-1]:
+            settle()
     kv_write(fig)
     return rc
 
