@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -512,6 +513,28 @@ static int			 runnerd_stopping;
 
 static void	runnerd_grave_ready(int, short, void *);
 
+/*
+ * Every pid 1 starts as a fork of runnerd: the heap a burst of
+ * thousands of sandboxes left, freed but kept by malloc, is copied
+ * into each (page tables, then copy-on-write) and unmapped by each
+ * again.  So the free memory goes back to the kernel every
+ * RUNNERD_TRIM_EVERY sandboxes gone.  After 4000 live, the CPU a
+ * create+exec+destroy costs runnerd went 2.9 -> 1.7 ms, its forks
+ * 7.3 -> 5.7 ms (life_bench.py).
+ */
+#define RUNNERD_TRIM_EVERY	256
+
+static void
+runnerd_free(struct rsandbox *rs)
+{
+	static unsigned int	 freed;
+
+	rstate_set(rs, RS_GONE);
+	free(rs);
+	if (++freed % RUNNERD_TRIM_EVERY == 0)
+		malloc_trim(0);
+}
+
 /* The end: its id is free, what waited for it goes ahead. */
 static void
 runnerd_gone(struct rsandbox *rs)
@@ -521,8 +544,7 @@ runnerd_gone(struct rsandbox *rs)
 	strlcpy(id, rs->sb.id, sizeof(id));
 	if (rs->state != RS_DYING)
 		TAILQ_REMOVE(&going, rs, grave);
-	rstate_set(rs, RS_GONE);
-	free(rs);
+	runnerd_free(rs);
 	runnerd_unpark(id);
 }
 
@@ -533,8 +555,7 @@ runnerd_unbuilt(struct rsandbox *rs)
 	net_end(rs);
 	exec_discard(rs);
 	runnerd_uid_release(rs);
-	rstate_set(rs, RS_GONE);
-	free(rs);
+	runnerd_free(rs);
 }
 
 void
